@@ -1,0 +1,35 @@
+//===- Formats.h - e2m1, e4m3fn, ue8m0, f16 and bf16 encodings --*- C++ -*-===//
+//
+// Scalar encoders and decoders for the number formats of NVFP4 and MXFP4.
+// Plain C++, no MLIR: shared by the reference library, the runner and tests.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NVFP4_SUPPORT_FORMATS_H
+#define NVFP4_SUPPORT_FORMATS_H
+
+#include <cstdint>
+
+namespace nvfp4::formats {
+
+/// Value of the e2m1 code in the low four bits of `code` (bit 3 is the sign).
+double decodeE2M1(uint8_t code);
+/// Value of an e4m3fn byte: subnormals included, 0x7F/0xFF are NaN.
+double decodeE4M3FN(uint8_t bits);
+/// Value of a ue8m0 byte, 2^(bits - 127); 0xFF is NaN.
+double decodeUE8M0(uint8_t bits);
+
+/// e2m1 code nearest to `x` (ties to even), saturating at +-6. NaN gives +0.
+uint8_t encodeE2M1(float x);
+/// e4m3fn byte nearest to `x` (ties to even), saturating at +-448.
+uint8_t encodeE4M3FN(float x);
+
+/// IEEE half bits of `x`, rounded to nearest even (overflow gives inf).
+uint16_t encodeF16(float x);
+/// bfloat16 bits of `x`, rounded to nearest even (NaN stays NaN).
+uint16_t encodeBF16(float x);
+float decodeF16(uint16_t bits);
+float decodeBF16(uint16_t bits);
+
+} // namespace nvfp4::formats
+
+#endif // NVFP4_SUPPORT_FORMATS_H

@@ -1,0 +1,100 @@
+//===- Reference.h - Plain-loop reference for the nvfp4 ops -----*- C++ -*-===//
+//
+// An independent float64 implementation of the four nvfp4 operations on host
+// buffers in the canonical storage of docs/design.md (batch outermost):
+//   a   : [L][M][K/2] bytes, two e2m1 codes a byte, low nibble first
+//   sfa : linear [L][M][K/B] or blocked [L][rowBlocks(M)][colBlocks(K/B)][512]
+//   b   : [L][K/2] bytes;  sfb : linear [L][K/B] or blocked [L][1][..][512]
+//   c   : [L][M] elements of the output type
+// where B is 16 (NVFP4, e4m3fn scales) or 32 (MXFP4, ue8m0 scales).
+// No MLIR; used by the CPU tests and by nvfp4-run.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NVFP4_SUPPORT_REFERENCE_H
+#define NVFP4_SUPPORT_REFERENCE_H
+
+#include <cstdint>
+#include <vector>
+
+namespace nvfp4::ref {
+
+enum class ScaleFormat { NVFP4, MXFP4 };
+enum class ScaleLayout { Linear, Blocked128x4 };
+enum class ElementType { F16, BF16, F32 };
+
+/// Values per scale factor: 16 for NVFP4, 32 for MXFP4.
+int64_t blockSize(ScaleFormat format);
+/// Bytes of one batch of scales for `rows` x (K / blockSize) in `layout`.
+int64_t scaleBatchBytes(ScaleLayout layout, int64_t rows, int64_t scaleCols);
+/// Byte offset of scale (row, col) inside one batch.
+int64_t scaleOffset(ScaleLayout layout, int64_t row, int64_t col,
+                    int64_t scaleCols);
+/// Bytes of one element of `type`.
+int64_t elementBytes(ElementType type);
+
+struct GemvProblem {
+  int64_t m = 0, k = 0, l = 1;
+  ScaleFormat format = ScaleFormat::NVFP4;
+  ScaleLayout layout = ScaleLayout::Linear;
+  ElementType output = ElementType::F16;
+  float alpha = 1.0f;
+};
+
+/// c[l][m] in float64 before the final rounding (alpha applied).
+std::vector<double> gemvExact(const GemvProblem &p, const uint8_t *a,
+                              const uint8_t *sfa, const uint8_t *b,
+                              const uint8_t *sfb);
+/// Rounds float64 results to the output type's bits (c storage).
+std::vector<uint8_t> roundOutput(ElementType type,
+                                 const std::vector<double> &values);
+/// Reads element `i` of an output buffer as a double.
+double readOutput(ElementType type, const uint8_t *c, int64_t i);
+
+/// Re-lays one scale tensor of `l` batches of rows x cols between layouts.
+/// Padding bytes of a blocked destination are zero.
+std::vector<uint8_t> convertScaleLayout(ScaleLayout from, ScaleLayout to,
+                                        const uint8_t *src, int64_t rows,
+                                        int64_t cols, int64_t l);
+
+struct Quantized {
+  std::vector<uint8_t> data;   // [L][rows][K/2]
+  std::vector<uint8_t> scales; // in the requested layout
+  float globalScale = 1.0f;    // 1 when not two-level
+};
+
+/// Quantizes x ([L][rows][k] f32 values) as docs/numerics.md defines:
+/// NVFP4 optionally two-level (global scale 448*6/amax), MXFP4 single level.
+Quantized quantize(ScaleFormat format, ScaleLayout layout, bool twoLevel,
+                   const float *x, int64_t rows, int64_t k, int64_t l);
+/// Inverse of quantize, in float64 (before rounding to an output type).
+std::vector<double> dequantize(ScaleFormat format, ScaleLayout layout,
+                               const uint8_t *data, const uint8_t *scales,
+                               float globalScale, int64_t rows, int64_t k,
+                               int64_t l);
+
+/// Result of comparing an output buffer against float64 reference values.
+struct Comparison {
+  double maxAbsError = 0, relError = 0; // rel: ||out - ref|| / ||ref||
+  int64_t firstMismatch = -1;           // -1 when every element is within tol
+  int64_t nanCount = 0;                 // outputs that are NaN where ref is not
+  bool ok() const { return firstMismatch < 0 && nanCount == 0; }
+};
+/// Element-wise |out - ref| <= atol + rtol * |ref| against the reference
+/// rounded to `type` (a NaN output where the reference is finite fails).
+Comparison compare(ElementType type, const uint8_t *out,
+                   const std::vector<double> &ref, double rtol, double atol);
+
+/// Seeded input generation. `Full` draws all 16 e2m1 codes uniformly and
+/// realistic scales (NVFP4: e4m3 in [2^-6, 2^4], MXFP4: ue8m0 2^-4..2^4);
+/// `Weak` mimics the reference problem's generator: small scales, codes
+/// biased towards small magnitudes.
+enum class Distribution { Full, Weak };
+struct GemvInputs {
+  std::vector<uint8_t> a, sfa, b, sfb; // sfa/sfb in p.layout
+};
+GemvInputs generateGemvInputs(const GemvProblem &p, Distribution dist,
+                              uint64_t seed);
+
+} // namespace nvfp4::ref
+
+#endif // NVFP4_SUPPORT_REFERENCE_H
