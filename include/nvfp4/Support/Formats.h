@@ -18,9 +18,11 @@ double decodeE4M3FN(uint8_t bits);
 /// Value of a ue8m0 byte, 2^(bits - 127); 0xFF is NaN.
 double decodeUE8M0(uint8_t bits);
 
-/// e2m1 code nearest to `x` (ties to even), saturating at +-6. NaN gives +0.
+/// e2m1 code nearest to `x` (ties to even), saturating at +-6. NaN gives +0;
+/// otherwise the sign bit of `x` is kept (-0.1 gives code 8, -0).
 uint8_t encodeE2M1(float x);
-/// e4m3fn byte nearest to `x` (ties to even), saturating at +-448.
+/// e4m3fn byte nearest to `x` (ties to even), saturating at +-448 (infinity
+/// included). NaN gives 0x7F with the sign of `x`.
 uint8_t encodeE4M3FN(float x);
 
 /// IEEE half bits of `x`, rounded to nearest even (overflow gives inf).
@@ -29,6 +31,12 @@ uint16_t encodeF16(float x);
 uint16_t encodeBF16(float x);
 float decodeF16(uint16_t bits);
 float decodeBF16(uint16_t bits);
+
+/// Half bits of `x` correctly rounded from the double (nearest even). Going
+/// through float first would round twice and can differ in the last bit.
+uint16_t encodeF16FromDouble(double x);
+/// bfloat16 bits of `x` correctly rounded from the double (nearest even).
+uint16_t encodeBF16FromDouble(double x);
 
 } // namespace nvfp4::formats
 

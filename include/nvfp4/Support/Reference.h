@@ -31,6 +31,9 @@ int64_t scaleOffset(ScaleLayout layout, int64_t row, int64_t col,
                     int64_t scaleCols);
 /// Bytes of one element of `type`.
 int64_t elementBytes(ElementType type);
+/// Value of one scale byte: e4m3fn for NVFP4, ue8m0 for MXFP4 (NaN for the
+/// NaN encodings).
+double decodeScale(ScaleFormat format, uint8_t bits);
 
 struct GemvProblem {
   int64_t m = 0, k = 0, l = 1;
@@ -79,8 +82,9 @@ struct Comparison {
   int64_t nanCount = 0;                 // outputs that are NaN where ref is not
   bool ok() const { return firstMismatch < 0 && nanCount == 0; }
 };
-/// Element-wise |out - ref| <= atol + rtol * |ref| against the reference
-/// rounded to `type` (a NaN output where the reference is finite fails).
+/// Element-wise |out - rr| <= atol + rtol * |rr| (or out == rr), where rr is
+/// the reference rounded to `type`; a NaN output where the reference is not
+/// NaN fails. relError and maxAbsError use the unrounded reference.
 Comparison compare(ElementType type, const uint8_t *out,
                    const std::vector<double> &ref, double rtol, double atol);
 

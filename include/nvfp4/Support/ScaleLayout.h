@@ -20,14 +20,24 @@ inline constexpr int64_t kAtomBytes = kAtomRows * kAtomCols;
 inline constexpr int64_t kLaneRows = 32;
 inline constexpr int64_t kLineBytes = 16;
 
-inline constexpr int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+inline constexpr int64_t ceilDiv(int64_t a, int64_t b) {
+  return (a + b - 1) / b;
+}
 
 /// Number of 128-row atom blocks covering `rows`.
-inline constexpr int64_t rowBlocks(int64_t rows) { return ceilDiv(rows, kAtomRows); }
+inline constexpr int64_t rowBlocks(int64_t rows) {
+  return ceilDiv(rows, kAtomRows);
+}
 /// Number of 4-column atom blocks covering `cols`.
-inline constexpr int64_t colBlocks(int64_t cols) { return ceilDiv(cols, kAtomCols); }
-inline constexpr int64_t paddedRows(int64_t rows) { return rowBlocks(rows) * kAtomRows; }
-inline constexpr int64_t paddedCols(int64_t cols) { return colBlocks(cols) * kAtomCols; }
+inline constexpr int64_t colBlocks(int64_t cols) {
+  return ceilDiv(cols, kAtomCols);
+}
+inline constexpr int64_t paddedRows(int64_t rows) {
+  return rowBlocks(rows) * kAtomRows;
+}
+inline constexpr int64_t paddedCols(int64_t cols) {
+  return colBlocks(cols) * kAtomCols;
+}
 
 /// Bytes of one batch of a `rows` x `cols` scale matrix in the blocked layout.
 inline constexpr int64_t blockedBatchBytes(int64_t rows, int64_t cols) {

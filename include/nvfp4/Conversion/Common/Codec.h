@@ -1,0 +1,50 @@
+//===- Codec.h - IR for FP4 and scale encodings and scale indexing -*- C++ -*-===//
+//
+// Builders shared by the lowerings: decoding e2m1 codes and e4m3fn/ue8m0
+// scales to f32, encoding f32 to them (round to nearest even), and the memref
+// indices of a scale factor in each layout. The arithmetic mirrors
+// nvfp4/Support/Formats.h and nvfp4/Support/ScaleLayout.h, whose unit tests
+// pin down the same functions on the host.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NVFP4_CONVERSION_COMMON_CODEC_H
+#define NVFP4_CONVERSION_COMMON_CODEC_H
+
+#include "nvfp4/Dialect/NVFP4/IR/NVFP4.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::nvfp4 {
+
+/// f32 value of the e2m1 code in the low four bits of the i8 `code`.
+Value buildDecodeE2M1(OpBuilder &b, Location loc, Value code);
+/// f32 value of a scale, given as its i8 storage byte.
+Value buildDecodeScale(OpBuilder &b, Location loc, Value bits,
+                       ScaleFormat format);
+/// i8 e2m1 code (low four bits) nearest to the f32 `x`, ties to even,
+/// saturating at +-6.
+Value buildEncodeE2M1(OpBuilder &b, Location loc, Value x);
+/// i8 e4m3fn byte nearest to the non-negative f32 `x`, ties to even,
+/// saturating at 448.
+Value buildEncodeE4M3FN(OpBuilder &b, Location loc, Value x);
+/// i8 ue8m0 byte of 2^(floor(log2 amax) - 2), the OCP MX shared scale for
+/// e2m1 (0 when amax is 0 or below 2^-125).
+Value buildEncodeUE8M0ForE2M1(OpBuilder &b, Location loc, Value amax);
+
+/// Reads the storage byte of an f8 memref element as i8.
+Value buildLoadScaleBits(OpBuilder &b, Location loc, Value memref,
+                         ValueRange indices);
+/// Stores the i8 `bits` into an f8 memref element.
+void buildStoreScaleBits(OpBuilder &b, Location loc, Value bits, Value memref,
+                         ValueRange indices);
+
+/// Memref indices of scale (row, col) of batch `batch` in `layout`. For a
+/// vector's scales (`isVector`) the linear layout has no row index and `row`
+/// must be 0 in the blocked one.
+SmallVector<Value> buildScaleIndices(OpBuilder &b, Location loc,
+                                     ScaleLayout layout, bool isVector,
+                                     Value batch, Value row, Value col);
+
+} // namespace mlir::nvfp4
+
+#endif // NVFP4_CONVERSION_COMMON_CODEC_H

@@ -1,0 +1,148 @@
+//===- NVFP4Ops.td - nvfp4 operations ----------------------*- tablegen -*-===//
+
+#ifndef NVFP4_OPS_TD
+#define NVFP4_OPS_TD
+
+include "nvfp4/Dialect/NVFP4/IR/NVFP4Dialect.td"
+include "nvfp4/Dialect/NVFP4/IR/NVFP4Attrs.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+// Packed e2m1 storage: two values a byte, low nibble first.
+def NVFP4_PackedData : MemRefOf<[I8]>;
+def NVFP4_ScaleMemRef : MemRefOf<[F8E4M3FN, F8E8M0FNU]>;
+def NVFP4_WideFloatMemRef : MemRefOf<[F16, BF16, F32]>;
+def NVFP4_GlobalScale : MemRefRankOf<[F32], [0]>;
+
+def NVFP4_GemvOp : NVFP4_Op<"gemv"> {
+  let summary = "batched block-scaled FP4 matrix-vector product";
+  let description = [{
+    For every batch `l` and row `m`:
+
+        c[l, m] = alpha * sum_kb sfa[m, kb] * sfb[kb] * sum_i a[m, B*kb+i] * b[B*kb+i]
+
+    with `B` = 16 for `nvfp4` (e4m3fn scales) and 32 for `mxfp4` (ue8m0
+    scales), accumulation in f32 and one final rounding to the element type of
+    `c` (f16, bf16 or f32; round to nearest even). `alpha` is an optional f32
+    global scale, 1 when absent.
+
+    Operands (batch outermost):
+    - `a`: `[L, M, K/2]` bytes of packed e2m1, two values a byte;
+    - `sfa`: `[L, M, K/B]` (linear) or `[L, ceil(M/128), ceil(K/B/4), 512]`
+      (blocked128x4);
+    - `b`: `[L, K/2]` bytes; `sfb`: `[L, K/B]` or `[L, 1, ceil(K/B/4), 512]`;
+    - `c`: `[L, M]`, written.
+
+    Example:
+
+    ```mlir
+    nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c alpha(%alpha)
+        : memref<2x256x64xi8>, memref<2x256x8xf8E4M3FN>, memref<2x64xi8>,
+          memref<2x8xf8E4M3FN> into memref<2x256xf16>
+    ```
+  }];
+  let arguments = (ins NVFP4_ScaleFormatAttr:$format,
+                       NVFP4_ScaleLayoutAttr:$layout,
+                       Arg<NVFP4_PackedData, "matrix", [MemRead]>:$a,
+                       Arg<NVFP4_ScaleMemRef, "matrix scales", [MemRead]>:$sfa,
+                       Arg<NVFP4_PackedData, "vector", [MemRead]>:$b,
+                       Arg<NVFP4_ScaleMemRef, "vector scales", [MemRead]>:$sfb,
+                       Arg<NVFP4_WideFloatMemRef, "result", [MemWrite]>:$c,
+                       Optional<F32>:$alpha);
+  let assemblyFormat = [{
+    $format $layout $a `,` $sfa `,` $b `,` $sfb `into` $c
+    (`alpha` `(` $alpha^ `)`)? attr-dict `:` type($a) `,` type($sfa) `,`
+    type($b) `,` type($sfb) `into` type($c)
+  }];
+  let hasVerifier = 1;
+}
+
+def NVFP4_ConvertScaleLayoutOp : NVFP4_Op<"convert_scale_layout"> {
+  let summary = "copy a scale-factor matrix into another layout";
+  let description = [{
+    Writes the scales of `source`, stored in layout `from`, into `dest` in
+    layout `to`. A linear scale matrix is `[L, R, C]`; the same matrix in the
+    blocked128x4 layout is `[L, ceil(R/128), ceil(C/4), 512]`, each 512-byte
+    atom holding 128 rows by 4 columns (the layout tcgen05.cp and cuBLAS read).
+    Padding bytes of a blocked destination are written as zero.
+
+    Example:
+
+    ```mlir
+    nvfp4.convert_scale_layout %lin, %blk from <linear> to <blocked128x4>
+        : memref<1x256x16xf8E4M3FN> to memref<1x2x4x512xf8E4M3FN>
+    ```
+  }];
+  let arguments = (ins Arg<NVFP4_ScaleMemRef, "source scales", [MemRead]>:$source,
+                       Arg<NVFP4_ScaleMemRef, "destination", [MemWrite]>:$dest,
+                       NVFP4_ScaleLayoutAttr:$from,
+                       NVFP4_ScaleLayoutAttr:$to);
+  let assemblyFormat = [{
+    $source `,` $dest `from` $from `to` $to attr-dict `:` type($source) `to`
+    type($dest)
+  }];
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+}
+
+def NVFP4_QuantizeOp : NVFP4_Op<"quantize"> {
+  let summary = "quantize floating-point values to block-scaled FP4";
+  let description = [{
+    Quantizes `input` (`[L, R, K]` of f32, f16 or bf16) into packed e2m1
+    `data` (`[L, R, K/2]` bytes) and block `scales` in `layout`. With
+    `global_scale` (NVFP4 only) the scaling is two-level: the global scale
+    `gs = 448 * 6 / amax(input)` is written to `global_scale` and folded into
+    every block scale; see docs/numerics.md for the exact rounding.
+
+    Example:
+
+    ```mlir
+    nvfp4.quantize <nvfp4> <linear> %x into %q, %s global_scale(%gs)
+        : memref<1x4x32xf32> into memref<1x4x16xi8>, memref<1x4x2xf8E4M3FN>,
+          memref<f32>
+    ```
+  }];
+  let arguments = (ins NVFP4_ScaleFormatAttr:$format,
+                       NVFP4_ScaleLayoutAttr:$layout,
+                       Arg<NVFP4_WideFloatMemRef, "values", [MemRead]>:$input,
+                       Arg<NVFP4_PackedData, "packed e2m1", [MemWrite]>:$data,
+                       Arg<NVFP4_ScaleMemRef, "block scales", [MemWrite]>:$scales,
+                       Arg<Optional<NVFP4_GlobalScale>, "global scale",
+                           [MemWrite]>:$global_scale);
+  let assemblyFormat = [{
+    $format $layout $input `into` $data `,` $scales
+    (`global_scale` `(` $global_scale^ `)`)? attr-dict `:` type($input) `into`
+    type($data) `,` type($scales) (`,` type($global_scale)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def NVFP4_DequantizeOp : NVFP4_Op<"dequantize"> {
+  let summary = "expand block-scaled FP4 to floating-point values";
+  let description = [{
+    Writes `output[l, r, k] = e2m1(data) * scale / gs` where `gs` is read from
+    `global_scale` when present and 1 otherwise; the product is formed in f32
+    and rounded once to the element type of `output`.
+
+    Example:
+
+    ```mlir
+    nvfp4.dequantize <mxfp4> <linear> %q, %s into %y
+        : memref<1x4x16xi8>, memref<1x4x1xf8E8M0FNU> into memref<1x4x32xf32>
+    ```
+  }];
+  let arguments = (ins NVFP4_ScaleFormatAttr:$format,
+                       NVFP4_ScaleLayoutAttr:$layout,
+                       Arg<NVFP4_PackedData, "packed e2m1", [MemRead]>:$data,
+                       Arg<NVFP4_ScaleMemRef, "block scales", [MemRead]>:$scales,
+                       Arg<NVFP4_WideFloatMemRef, "values", [MemWrite]>:$output,
+                       Arg<Optional<NVFP4_GlobalScale>, "global scale",
+                           [MemRead]>:$global_scale);
+  let assemblyFormat = [{
+    $format $layout $data `,` $scales (`global_scale` `(` $global_scale^ `)`)?
+    `into` $output attr-dict `:` type($data) `,` type($scales)
+    (`,` type($global_scale)^)? `into` type($output)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // NVFP4_OPS_TD

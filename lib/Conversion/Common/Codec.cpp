@@ -1,0 +1,198 @@
+//===- Codec.cpp - IR for FP4 and scale encodings and scale indexing ------===//
+
+#include "nvfp4/Conversion/Common/Codec.h"
+#include "nvfp4/Support/ScaleLayout.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+namespace {
+/// Small arithmetic helpers so the formulas below read like the reference.
+struct Ops {
+  OpBuilder &b;
+  Location loc;
+  Value i32(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32); }
+  Value f32(float v) {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+  }
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value andi(Value x, int64_t m) { return arith::AndIOp::create(b, loc, x, i32(m)); }
+  Value ori(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
+  Value shl(Value x, int64_t s) { return arith::ShLIOp::create(b, loc, x, i32(s)); }
+  Value shr(Value x, int64_t s) { return arith::ShRUIOp::create(b, loc, x, i32(s)); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  }
+  Value cmpf(arith::CmpFPredicate p, Value x, Value y) {
+    return arith::CmpFOp::create(b, loc, p, x, y);
+  }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  }
+  Value zext32(Value x) {
+    return arith::ExtUIOp::create(b, loc, b.getI32Type(), x);
+  }
+  Value trunc8(Value x) {
+    return arith::TruncIOp::create(b, loc, b.getI8Type(), x);
+  }
+  Value asF32(Value bits) {
+    return arith::BitcastOp::create(b, loc, b.getF32Type(), bits);
+  }
+  Value asI32(Value f) {
+    return arith::BitcastOp::create(b, loc, b.getI32Type(), f);
+  }
+  Value boolToI32(Value c) { return zext32(c); }
+};
+} // namespace
+
+Value mlir::nvfp4::buildDecodeE2M1(OpBuilder &b, Location loc, Value code) {
+  // Twice the magnitude is an integer: m for e == 0, (2 + m) << (e - 1)
+  // otherwise; the sign is bit 3. Build the f32 from that exactly.
+  Ops o{b, loc};
+  Value c = o.zext32(code);
+  Value mant = o.andi(c, 1);
+  Value exp = o.andi(o.shr(c, 1), 3);
+  Value isSub = o.cmp(arith::CmpIPredicate::eq, exp, o.i32(0));
+  Value expM1 = o.select(isSub, o.i32(0), o.sub(exp, o.i32(1)));
+  Value normal = arith::ShLIOp::create(b, loc, o.add(o.i32(2), mant), expM1);
+  Value twice = o.select(isSub, mant, normal);
+  Value mag = arith::UIToFPOp::create(b, loc, b.getF32Type(), twice);
+  Value half = arith::MulFOp::create(b, loc, mag, o.f32(0.5f));
+  Value sign = o.shl(o.andi(c, 8), 28);
+  return o.asF32(o.ori(o.asI32(half), sign));
+}
+
+Value mlir::nvfp4::buildDecodeScale(OpBuilder &b, Location loc, Value bits,
+                                    ScaleFormat format) {
+  Ops o{b, loc};
+  Value x = o.zext32(bits);
+  Value nan = o.f32(std::numeric_limits<float>::quiet_NaN());
+  if (format == ScaleFormat::MXFP4) {
+    // 2^(x - 127): the byte is the f32 exponent field; 0 is the subnormal
+    // 2^-127 and 0xFF is NaN.
+    Value normal = o.asF32(o.shl(x, 23));
+    Value isZero = o.cmp(arith::CmpIPredicate::eq, x, o.i32(0));
+    Value value = o.select(isZero, o.asF32(o.i32(0x00400000)), normal);
+    Value isNaN = o.cmp(arith::CmpIPredicate::eq, x, o.i32(0xFF));
+    return o.select(isNaN, nan, value);
+  }
+  // e4m3fn: placing the 7 magnitude bits at f32 bit 20 gives the value times
+  // 2^-120 for normals and subnormals alike; 0x7F/0xFF are NaN.
+  Value mag = o.andi(x, 0x7F);
+  Value scaled = o.asF32(o.shl(mag, 20));
+  Value value = arith::MulFOp::create(b, loc, scaled, o.f32(0x1p120f));
+  Value signed_ = o.asF32(o.ori(o.asI32(value), o.shl(o.andi(x, 0x80), 24)));
+  Value isNaN = o.cmp(arith::CmpIPredicate::eq, mag, o.i32(0x7F));
+  return o.select(isNaN, nan, signed_);
+}
+
+Value mlir::nvfp4::buildEncodeE2M1(OpBuilder &b, Location loc, Value x) {
+  // Count the rounding thresholds |x| passes. Ties go to the even code:
+  // strict '>' where the lower neighbour is even, '>=' where the upper is.
+  Ops o{b, loc};
+  Value bits = o.asI32(x);
+  Value absX = o.asF32(o.andi(bits, 0x7FFFFFFF));
+  struct Threshold {
+    float value;
+    bool inclusive;
+  };
+  const Threshold thresholds[] = {{0.25f, false}, {0.75f, true},
+                                  {1.25f, false}, {1.75f, true},
+                                  {2.5f, false},  {3.5f, true},
+                                  {5.0f, false}};
+  Value code = o.i32(0);
+  for (const Threshold &t : thresholds) {
+    Value passed = o.cmpf(t.inclusive ? arith::CmpFPredicate::OGE
+                                      : arith::CmpFPredicate::OGT,
+                          absX, o.f32(t.value));
+    code = o.add(code, o.boolToI32(passed));
+  }
+  Value sign = o.shr(o.andi(bits, 0x80000000), 28);
+  return o.trunc8(o.ori(code, sign));
+}
+
+Value mlir::nvfp4::buildEncodeE4M3FN(OpBuilder &b, Location loc, Value x) {
+  Ops o{b, loc};
+  Value bits = o.andi(o.asI32(x), 0x7FFFFFFF);
+  Value absX = o.asF32(bits);
+  // Subnormal range (< 2^-6): units of 2^-9, rounded to nearest even by the
+  // 2^23 magic-number addition (exact for values below 2^22).
+  Value units = arith::MulFOp::create(b, loc, absX, o.f32(512.0f));
+  Value magic = o.f32(8388608.0f);
+  Value rounded = arith::SubFOp::create(
+      b, loc, arith::AddFOp::create(b, loc, units, magic), magic);
+  Value subCode = arith::FPToUIOp::create(b, loc, b.getI32Type(), rounded);
+  // Normal range: round the f32 mantissa to 3 bits (ties to even) and rebias
+  // the exponent from 127 to 7.
+  Value lsb = o.andi(o.shr(bits, 20), 1);
+  Value roundedBits = o.add(o.add(bits, o.i32(0x7FFFF)), lsb);
+  Value normCode = o.sub(o.shr(roundedBits, 20), o.i32(120 << 3));
+  Value isSub = o.cmpf(arith::CmpFPredicate::OLT, absX, o.f32(0x1p-6f));
+  Value code = o.select(isSub, subCode, normCode);
+  // Saturate at 448 (0x7E), also for infinity.
+  Value tooBig = o.cmpf(arith::CmpFPredicate::OGE, absX, o.f32(464.0f));
+  Value over = o.cmp(arith::CmpIPredicate::sgt, code, o.i32(0x7E));
+  code = o.select(o.ori(tooBig, over), o.i32(0x7E), code);
+  return o.trunc8(code);
+}
+
+Value mlir::nvfp4::buildEncodeUE8M0ForE2M1(OpBuilder &b, Location loc,
+                                           Value amax) {
+  Ops o{b, loc};
+  // floor(log2(amax)) + 127 is the f32 exponent field for normals; the e2m1
+  // maximum exponent (2) is subtracted, clamped to the ue8m0 range [0, 254].
+  Value field = o.andi(o.shr(o.asI32(amax), 23), 0xFF);
+  Value biased = o.sub(field, o.i32(2));
+  Value clamped = arith::MaxSIOp::create(b, loc, biased, o.i32(0));
+  clamped = arith::MinSIOp::create(b, loc, clamped, o.i32(254));
+  return o.trunc8(clamped);
+}
+
+Value mlir::nvfp4::buildLoadScaleBits(OpBuilder &b, Location loc, Value memref,
+                                      ValueRange indices) {
+  Value v = memref::LoadOp::create(b, loc, memref, indices);
+  return arith::BitcastOp::create(b, loc, b.getI8Type(), v);
+}
+
+void mlir::nvfp4::buildStoreScaleBits(OpBuilder &b, Location loc, Value bits,
+                                      Value memref, ValueRange indices) {
+  Type elem = cast<MemRefType>(memref.getType()).getElementType();
+  Value v = arith::BitcastOp::create(b, loc, elem, bits);
+  memref::StoreOp::create(b, loc, v, memref, indices);
+}
+
+SmallVector<Value> mlir::nvfp4::buildScaleIndices(OpBuilder &b, Location loc,
+                                                  ScaleLayout layout,
+                                                  bool isVector, Value batch,
+                                                  Value row, Value col) {
+  if (layout == ScaleLayout::Linear) {
+    if (isVector)
+      return {batch, col};
+    return {batch, row, col};
+  }
+  namespace lay = ::nvfp4::layout;
+  Ops o{b, loc};
+  auto div = [&](Value v, int64_t d) {
+    return arith::DivUIOp::create(b, loc, v, o.idx(d)).getResult();
+  };
+  auto rem = [&](Value v, int64_t d) {
+    return arith::RemUIOp::create(b, loc, v, o.idx(d)).getResult();
+  };
+  auto mul = [&](Value v, int64_t f) {
+    return arith::MulIOp::create(b, loc, v, o.idx(f)).getResult();
+  };
+  // Same formula as layout::blockedOffset, split into the atom coordinates
+  // (row block, column block) and the byte inside the 512-byte atom.
+  Value inAtom = arith::AddIOp::create(
+      b, loc,
+      arith::AddIOp::create(b, loc, mul(rem(row, lay::kLaneRows), lay::kLineBytes),
+                            mul(div(rem(row, lay::kAtomRows), lay::kLaneRows),
+                                lay::kAtomCols)),
+      rem(col, lay::kAtomCols));
+  return {batch, div(row, lay::kAtomRows), div(col, lay::kAtomCols), inAtom};
+}

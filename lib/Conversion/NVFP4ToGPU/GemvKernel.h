@@ -1,0 +1,19 @@
+//===- GemvKernel.h - the CUDA-core GEMV kernel body ------------*- C++ -*-===//
+
+#ifndef NVFP4_LIB_CONVERSION_NVFP4TOGPU_GEMVKERNEL_H
+#define NVFP4_LIB_CONVERSION_NVFP4TOGPU_GEMVKERNEL_H
+
+#include "KernelConfig.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+namespace mlir::nvfp4 {
+
+/// Fills the empty body of `kernel`, whose arguments are (a, sfa, b, sfb, c
+/// [, alpha]) with the types of `op`'s operands, with the GEMV of `op`.
+void buildGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel, GemvOp op,
+                         const KernelConfig &cfg);
+
+} // namespace mlir::nvfp4
+
+#endif // NVFP4_LIB_CONVERSION_NVFP4TOGPU_GEMVKERNEL_H

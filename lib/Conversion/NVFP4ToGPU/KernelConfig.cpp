@@ -1,0 +1,112 @@
+//===- KernelConfig.cpp - defaults and checks of the GEMV kernel options --===//
+
+#include "KernelConfig.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+StringRef mlir::nvfp4::stringifyDecodeMethod(DecodeMethod method) {
+  switch (method) {
+  case DecodeMethod::Dp4a:
+    return "dp4a";
+  case DecodeMethod::Cvt:
+    return "cvt";
+  case DecodeMethod::F32:
+    return "f32";
+  }
+  return "";
+}
+
+FailureOr<KernelConfig>
+mlir::nvfp4::resolveKernelConfig(GemvOp op, const KernelOptions &options) {
+  MemRefType aType = op.getA().getType();
+  if (!aType.hasStaticShape())
+    return op.emitOpError("needs static shapes for the GPU lowering (kernels "
+                          "are specialised on M, K and L)");
+  for (Value v : {op.getSfa(), op.getB(), op.getSfb(), op.getC()}) {
+    auto t = cast<MemRefType>(v.getType());
+    if (!t.hasStaticShape() || !t.getLayout().isIdentity())
+      return op.emitOpError("needs static, identity-layout memrefs for the "
+                            "GPU lowering");
+  }
+  bool isBlackwell = options.chip == "sm_100a" || options.chip == "sm_100";
+  if (!isBlackwell && options.chip != "sm_90a" && options.chip != "sm_90")
+    return op.emitOpError() << "unsupported chip '" << options.chip
+                            << "' (expected sm_90a or sm_100a)";
+  int64_t rowBytes = aType.getDimSize(2);
+  KernelConfig cfg;
+  cfg.chip = options.chip;
+  cfg.cacheHints = options.cacheHints;
+
+  std::string decode = options.decode;
+  if (decode.empty())
+    decode = isBlackwell ? "cvt" : "dp4a";
+  auto method = llvm::StringSwitch<std::optional<DecodeMethod>>(decode)
+                    .Case("dp4a", DecodeMethod::Dp4a)
+                    .Case("cvt", DecodeMethod::Cvt)
+                    .Case("f32", DecodeMethod::F32)
+                    .Default(std::nullopt);
+  if (!method)
+    return op.emitOpError() << "unknown decode method '" << decode
+                            << "' (expected dp4a, cvt or f32)";
+  if (*method == DecodeMethod::Cvt && !isBlackwell)
+    return op.emitOpError() << "decode=cvt needs sm_100a (cvt.rn.f16x2.e2m1x2), "
+                               "not "
+                            << options.chip;
+  cfg.decode = *method;
+
+  // A thread works on whole 8-byte units (16 values, one NVFP4 block).
+  cfg.bytesPerLoad = options.bytesPerLoad;
+  if (cfg.bytesPerLoad == 0)
+    cfg.bytesPerLoad = rowBytes % 16 == 0 ? 16 : 8;
+  if (cfg.bytesPerLoad != 8 && cfg.bytesPerLoad != 16)
+    return op.emitOpError() << "bytes-per-load must be 8 or 16, got "
+                            << cfg.bytesPerLoad;
+  if (rowBytes % cfg.bytesPerLoad != 0)
+    return op.emitOpError() << "bytes-per-load = " << cfg.bytesPerLoad
+                            << " does not divide the " << rowBytes
+                            << " bytes of a row";
+
+  cfg.lanesPerRow = options.lanesPerRow;
+  if (cfg.lanesPerRow == 0) {
+    cfg.lanesPerRow = 32;
+    while (rowBytes % (cfg.lanesPerRow * cfg.bytesPerLoad) != 0)
+      cfg.lanesPerRow /= 2;
+  }
+  if (cfg.lanesPerRow < 1 || cfg.lanesPerRow > 32 ||
+      !llvm::isPowerOf2_64(cfg.lanesPerRow))
+    return op.emitOpError() << "lanes-per-row must be a power of two in "
+                               "[1, 32], got "
+                            << cfg.lanesPerRow;
+  if (rowBytes % (cfg.lanesPerRow * cfg.bytesPerLoad) != 0)
+    return op.emitOpError() << "lanes-per-row * bytes-per-load = "
+                            << cfg.lanesPerRow * cfg.bytesPerLoad
+                            << " does not divide the " << rowBytes
+                            << " bytes of a row";
+
+  cfg.rowsPerThread = options.rowsPerThread ? options.rowsPerThread : 2;
+  cfg.loadsInFlight = options.loadsInFlight ? options.loadsInFlight : 2;
+  int64_t steps = rowBytes / (cfg.lanesPerRow * cfg.bytesPerLoad);
+  cfg.loadsInFlight = std::min(cfg.loadsInFlight, steps);
+  // 256 threads a CTA unless the options say otherwise.
+  cfg.rowsPerBlock = options.rowsPerBlock
+                         ? options.rowsPerBlock
+                         : 256 / cfg.lanesPerRow * cfg.rowsPerThread;
+  if (cfg.rowsPerThread < 1 || cfg.rowsPerThread > 8 ||
+      cfg.loadsInFlight < 1 || cfg.loadsInFlight > 8)
+    return op.emitOpError() << "rows-per-thread and loads-in-flight must be "
+                               "in [1, 8], got "
+                            << cfg.rowsPerThread << " and "
+                            << cfg.loadsInFlight;
+  if (cfg.rowsPerBlock % cfg.rowsPerThread != 0 ||
+      cfg.threads() < 32 || cfg.threads() > 1024 || cfg.threads() % 32 != 0)
+    return op.emitOpError()
+           << "rows-per-block = " << cfg.rowsPerBlock << " with rows-per-thread = "
+           << cfg.rowsPerThread << " and lanes-per-row = " << cfg.lanesPerRow
+           << " gives " << cfg.rowsPerBlock / cfg.rowsPerThread * cfg.lanesPerRow
+           << " threads; a CTA needs a multiple of 32 in [32, 1024]";
+  return cfg;
+}

@@ -1,0 +1,42 @@
+//===- KernelConfig.h - tunables of the CUDA-core GEMV kernel ---*- C++ -*-===//
+
+#ifndef NVFP4_LIB_CONVERSION_NVFP4TOGPU_KERNELCONFIG_H
+#define NVFP4_LIB_CONVERSION_NVFP4TOGPU_KERNELCONFIG_H
+
+#include "nvfp4/Dialect/NVFP4/IR/NVFP4.h"
+
+#include <string>
+
+namespace mlir::nvfp4 {
+
+enum class DecodeMethod { Dp4a, Cvt, F32 };
+
+/// What the pass options ask for; 0 / empty means "the chip's default".
+struct KernelOptions {
+  std::string chip;
+  int64_t rowsPerBlock = 0, rowsPerThread = 0, lanesPerRow = 0;
+  int64_t bytesPerLoad = 0, loadsInFlight = 0;
+  std::string decode;
+  bool cacheHints = true;
+};
+
+/// Every choice resolved for one gemv shape.
+struct KernelConfig {
+  std::string chip;
+  int64_t rowsPerBlock, rowsPerThread, lanesPerRow, bytesPerLoad;
+  int64_t loadsInFlight;
+  DecodeMethod decode;
+  bool cacheHints;
+  int64_t threads() const { return rowsPerBlock / rowsPerThread * lanesPerRow; }
+};
+
+/// Resolves defaults for `op` (static shapes) and checks the options;
+/// reports a located error on `op` and fails when they cannot work.
+FailureOr<KernelConfig> resolveKernelConfig(GemvOp op,
+                                            const KernelOptions &options);
+
+StringRef stringifyDecodeMethod(DecodeMethod method);
+
+} // namespace mlir::nvfp4
+
+#endif // NVFP4_LIB_CONVERSION_NVFP4TOGPU_KERNELCONFIG_H

@@ -1,0 +1,162 @@
+//===- NVFP4ToGPU.cpp - the convert-nvfp4-to-gpu pass ---------------------===//
+//
+// Outlines every nvfp4.gemv into its own gpu.module (one PTX file, one
+// kernel) and launches it with gpu.launch_func. The launch carries an
+// `nvfp4.launch` dictionary, everything a runtime without MLIR needs to
+// launch the kernel; nvfp4-export-kernels turns it into a manifest.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GemvKernel.h"
+#include "KernelConfig.h"
+
+#include "nvfp4/Conversion/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::nvfp4 {
+#define GEN_PASS_DEF_CONVERTNVFP4TOGPU
+#include "nvfp4/Conversion/Passes.h.inc"
+} // namespace mlir::nvfp4
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+namespace {
+
+std::string kernelName(GemvOp op) {
+  MemRefType a = op.getA().getType();
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  os << "nvfp4_gemv_" << a.getDimSize(1) << "x" << a.getDimSize(2) * 2 << "x"
+     << a.getDimSize(0) << "_" << stringifyScaleFormat(op.getFormat()) << "_"
+     << stringifyScaleLayout(op.getLayout()) << "_"
+     << op.getC().getType().getElementType();
+  return name;
+}
+
+/// Everything the launch needs, for nvfp4-export-kernels.
+DictionaryAttr launchInfo(OpBuilder &b, GemvOp op, StringRef name,
+                          const KernelConfig &cfg, int64_t gridX) {
+  MemRefType a = op.getA().getType();
+  SmallVector<Attribute> params;
+  for (StringRef p : {"a", "sfa", "b", "sfb", "c"})
+    params.push_back(b.getStringAttr(p));
+  if (op.getAlpha())
+    params.push_back(b.getStringAttr("alpha"));
+  std::string output;
+  llvm::raw_string_ostream os(output);
+  os << op.getC().getType().getElementType();
+  NamedAttrList attrs;
+  attrs.append("kernel", b.getStringAttr(name));
+  attrs.append("chip", b.getStringAttr(cfg.chip));
+  attrs.append("op", b.getStringAttr("gemv"));
+  attrs.append("m", b.getI64IntegerAttr(a.getDimSize(1)));
+  attrs.append("k", b.getI64IntegerAttr(a.getDimSize(2) * 2));
+  attrs.append("l", b.getI64IntegerAttr(a.getDimSize(0)));
+  attrs.append("scale_format",
+               b.getStringAttr(stringifyScaleFormat(op.getFormat())));
+  attrs.append("scale_layout",
+               b.getStringAttr(stringifyScaleLayout(op.getLayout())));
+  attrs.append("output", b.getStringAttr(output));
+  attrs.append("grid", b.getI64ArrayAttr({gridX, a.getDimSize(0), 1}));
+  attrs.append("block", b.getI64ArrayAttr({cfg.threads(), 1, 1}));
+  attrs.append("shared_bytes", b.getI64IntegerAttr(0));
+  attrs.append("params", b.getArrayAttr(params));
+  NamedAttrList tun;
+  tun.append("rows_per_block", b.getI64IntegerAttr(cfg.rowsPerBlock));
+  tun.append("rows_per_thread", b.getI64IntegerAttr(cfg.rowsPerThread));
+  tun.append("lanes_per_row", b.getI64IntegerAttr(cfg.lanesPerRow));
+  tun.append("bytes_per_load", b.getI64IntegerAttr(cfg.bytesPerLoad));
+  tun.append("loads_in_flight", b.getI64IntegerAttr(cfg.loadsInFlight));
+  tun.append("decode", b.getStringAttr(stringifyDecodeMethod(cfg.decode)));
+  tun.append("cache_hints", b.getBoolAttr(cfg.cacheHints));
+  attrs.append("config", tun.getDictionary(b.getContext()));
+  return attrs.getDictionary(b.getContext());
+}
+
+struct ConvertNVFP4ToGPUPass
+    : public mlir::nvfp4::impl::ConvertNVFP4ToGPUBase<ConvertNVFP4ToGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    KernelOptions options{chip,          rowsPerBlock,  rowsPerThread,
+                          lanesPerRow,   bytesPerLoad,  loadsInFlight,
+                          decode,        cacheHints};
+    SmallVector<GemvOp> gemvs;
+    module.walk([&](GemvOp op) { gemvs.push_back(op); });
+    if (gemvs.empty())
+      return;
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    UnitAttr::get(&getContext()));
+    SymbolTable symbols(module);
+    for (GemvOp op : gemvs)
+      if (failed(lowerGemv(op, options, symbols)))
+        return signalPassFailure();
+  }
+
+  LogicalResult lowerGemv(GemvOp op, const KernelOptions &options,
+                          SymbolTable &symbols) {
+    FailureOr<KernelConfig> cfg = resolveKernelConfig(op, options);
+    if (failed(cfg))
+      return failure();
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    ModuleOp module = getOperation();
+
+    // One gpu.module a kernel; PTX 8.8 covers both sm_90a and sm_100a.
+    b.setInsertionPointToEnd(module.getBody());
+    auto target = NVVM::NVVMTargetAttr::get(&getContext(), /*optLevel=*/3,
+                                            "nvptx64-nvidia-cuda", cfg->chip,
+                                            "+ptx88");
+    std::string name = kernelName(op);
+    auto gpuModule = gpu::GPUModuleOp::create(b, loc, name,
+                                              b.getArrayAttr({target}));
+    symbols.insert(gpuModule); // renames on a clash
+    name = gpuModule.getName().str();
+
+    SmallVector<Type> argTypes;
+    for (Value v : {op.getA(), op.getSfa(), op.getB(), op.getSfb(), op.getC()})
+      argTypes.push_back(v.getType());
+    if (op.getAlpha())
+      argTypes.push_back(b.getF32Type());
+    b.setInsertionPointToStart(gpuModule.getBody());
+    auto kernel = gpu::GPUFuncOp::create(
+        b, loc, name, b.getFunctionType(argTypes, {}));
+    kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+    kernel.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
+        {static_cast<int32_t>(cfg->threads()), 1, 1}));
+    buildGemvKernelBody(b, kernel, op, *cfg);
+
+    int64_t rows = op.getA().getType().getDimSize(1);
+    int64_t gridX = (rows + cfg->rowsPerBlock - 1) / cfg->rowsPerBlock;
+    b.setInsertionPoint(op);
+    auto cst = [&](int64_t v) {
+      return arith::ConstantIndexOp::create(b, loc, v).getResult();
+    };
+    SmallVector<Value> args = {op.getA(), op.getSfa(), op.getB(), op.getSfb(),
+                               op.getC()};
+    if (op.getAlpha())
+      args.push_back(op.getAlpha());
+    auto launch = gpu::LaunchFuncOp::create(
+        b, loc, kernel,
+        gpu::KernelDim3{cst(gridX), cst(op.getA().getType().getDimSize(0)),
+                        cst(1)},
+        gpu::KernelDim3{cst(cfg->threads()), cst(1), cst(1)},
+        /*dynamicSharedMemorySize=*/Value(), args);
+    launch->setAttr("nvfp4.launch", launchInfo(b, op, name, *cfg, gridX));
+    op.erase();
+    return success();
+  }
+};
+
+} // namespace

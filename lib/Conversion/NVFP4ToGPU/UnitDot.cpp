@@ -1,0 +1,199 @@
+//===- UnitDot.cpp - dot products of 16 e2m1 pairs on CUDA cores ----------===//
+
+#include "UnitDot.h"
+
+#include "nvfp4/Conversion/Common/Codec.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+namespace {
+
+Value i32c(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, v, 32);
+}
+Value shr(OpBuilder &b, Location loc, Value x, int64_t s) {
+  return arith::ShRUIOp::create(b, loc, x, i32c(b, loc, s));
+}
+Value xori(OpBuilder &b, Location loc, Value x, int64_t m) {
+  return arith::XOrIOp::create(b, loc, x, i32c(b, loc, m));
+}
+
+//===----------------------------------------------------------------------===//
+// dp4a: twice an e2m1 value is an integer in {0, 1, 2, 3, 4, 6, 8, 12}.
+// prmt looks four of them up at once (selector nibble = code). A selector
+// nibble with bit 3 set replicates the sign of the chosen byte instead, which
+// is 0 for the table, so one lookup yields |a| for the positive codes only and
+// a lookup of code ^ 8 yields |a| for the negative ones.
+//===----------------------------------------------------------------------===//
+
+constexpr int64_t kTableLo = 0x03020100, kTableHi = 0x0C080604;
+constexpr int64_t kSignBits = 0x88888888, kByteMsbs = 0x80808080;
+
+Value lookup(OpBuilder &b, Location loc, Value selector) {
+  return NVVM::PermuteOp::create(
+      b, loc, b.getI32Type(), i32c(b, loc, kTableLo), i32c(b, loc, kTableHi),
+      selector,
+      NVVM::PermuteModeAttr::get(b.getContext(), NVVM::PermuteMode::DEFAULT));
+}
+
+/// Bytewise x - y for bytes in [0, 127] whose differences stay in int8: the
+/// or'ed-in top bits absorb every borrow, the xor removes them again.
+Value byteSub(OpBuilder &b, Location loc, Value x, Value y) {
+  Value biased = arith::OrIOp::create(b, loc, x, i32c(b, loc, kByteMsbs));
+  return xori(b, loc, arith::SubIOp::create(b, loc, biased, y), kByteMsbs);
+}
+
+/// For each 16-bit half of `words`: (selector of the codes, selector of the
+/// codes with flipped signs), low half first.
+SmallVector<std::pair<Value, Value>> halfSelectors(OpBuilder &b, Location loc,
+                                                   ArrayRef<Value> words) {
+  SmallVector<std::pair<Value, Value>> halves;
+  for (Value w : words) {
+    Value flipped = xori(b, loc, w, kSignBits);
+    halves.push_back({w, flipped});
+    halves.push_back({shr(b, loc, w, 16), shr(b, loc, flipped, 16)});
+  }
+  return halves;
+}
+
+Value asBytes(OpBuilder &b, Location loc, Value word) {
+  return LLVM::BitcastOp::create(b, loc, VectorType::get({4}, b.getI8Type()),
+                                 word);
+}
+
+SmallVector<Value> prepareDp4a(OpBuilder &b, Location loc,
+                               ArrayRef<Value> words) {
+  // Signed bytes 2b and -2b for every half word.
+  SmallVector<Value> prepared;
+  for (auto [sel, flipped] : halfSelectors(b, loc, words)) {
+    Value pos = lookup(b, loc, sel), neg = lookup(b, loc, flipped);
+    prepared.push_back(asBytes(b, loc, byteSub(b, loc, pos, neg)));
+    prepared.push_back(asBytes(b, loc, byteSub(b, loc, neg, pos)));
+  }
+  return prepared;
+}
+
+Value dotDp4a(OpBuilder &b, Location loc, ArrayRef<Value> words,
+              ArrayRef<Value> prepared) {
+  auto sType = NVVM::DotAccumulateTypeAttr::get(
+      b.getContext(), NVVM::DotAccumulateType::SIGNED);
+  Value acc = i32c(b, loc, 0);
+  for (auto [i, half] : llvm::enumerate(halfSelectors(b, loc, words))) {
+    Value pos = asBytes(b, loc, lookup(b, loc, half.first));
+    Value neg = asBytes(b, loc, lookup(b, loc, half.second));
+    acc = NVVM::DotAccumulate4WayOp::create(b, loc, b.getI32Type(), pos, sType,
+                                            prepared[2 * i], sType, acc);
+    acc = NVVM::DotAccumulate4WayOp::create(b, loc, b.getI32Type(), neg, sType,
+                                            prepared[2 * i + 1], sType, acc);
+  }
+  // |acc| <= 16 * 144, exact in f32.
+  return arith::SIToFPOp::create(b, loc, b.getF32Type(), acc);
+}
+
+//===----------------------------------------------------------------------===//
+// cvt (sm_100a): cvt.rn.f16x2.e2m1x2 gives both values of a byte as f16x2;
+// products and the 8 sums a lane of f16x2 collects are exact in f16
+// (|sum| <= 8 * 36, multiples of 1/4).
+//===----------------------------------------------------------------------===//
+
+SmallVector<Value> unitBytes(OpBuilder &b, Location loc, ArrayRef<Value> words) {
+  SmallVector<Value> bytes;
+  for (Value w : words)
+    for (int64_t i = 0; i < 4; ++i)
+      bytes.push_back(arith::TruncIOp::create(b, loc, b.getI8Type(),
+                                              shr(b, loc, w, 8 * i)));
+  return bytes;
+}
+
+Value cvtPair(OpBuilder &b, Location loc, Value byte) {
+  return NVVM::ConvertF4x2ToF16x2Op::create(
+      b, loc, VectorType::get({2}, b.getF16Type()), byte, /*relu=*/false,
+      b.getType<Float4E2M1FNType>());
+}
+
+SmallVector<Value> prepareCvt(OpBuilder &b, Location loc,
+                              ArrayRef<Value> words) {
+  SmallVector<Value> prepared;
+  for (Value byte : unitBytes(b, loc, words))
+    prepared.push_back(cvtPair(b, loc, byte));
+  return prepared;
+}
+
+Value dotCvt(OpBuilder &b, Location loc, ArrayRef<Value> words,
+             ArrayRef<Value> prepared) {
+  auto vecType = VectorType::get({2}, b.getF16Type());
+  Value acc = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(vecType, b.getF16FloatAttr(0.0).getValue()));
+  for (auto [i, byte] : llvm::enumerate(unitBytes(b, loc, words)))
+    acc = math::FmaOp::create(b, loc, cvtPair(b, loc, byte), prepared[i], acc);
+  Value wide = arith::ExtFOp::create(
+      b, loc, VectorType::get({2}, b.getF32Type()), acc);
+  Value lo = vector::ExtractOp::create(b, loc, wide, 0);
+  Value hi = vector::ExtractOp::create(b, loc, wide, 1);
+  return arith::AddFOp::create(b, loc, lo, hi);
+}
+
+//===----------------------------------------------------------------------===//
+// f32: every code decoded to f32 with integer arithmetic (Codec.h).
+//===----------------------------------------------------------------------===//
+
+SmallVector<Value> decodeCodes(OpBuilder &b, Location loc,
+                               ArrayRef<Value> words) {
+  SmallVector<Value> values;
+  for (Value w : words)
+    for (int64_t i = 0; i < 8; ++i)
+      values.push_back(buildDecodeE2M1(
+          b, loc,
+          arith::TruncIOp::create(b, loc, b.getI8Type(), shr(b, loc, w, 4 * i))));
+  return values;
+}
+
+Value dotF32(OpBuilder &b, Location loc, ArrayRef<Value> words,
+             ArrayRef<Value> prepared) {
+  Value acc = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  for (auto [i, a] : llvm::enumerate(decodeCodes(b, loc, words)))
+    acc = math::FmaOp::create(b, loc, a, prepared[i], acc);
+  return acc;
+}
+
+} // namespace
+
+SmallVector<Value> mlir::nvfp4::buildPrepareVectorUnit(OpBuilder &b,
+                                                       Location loc,
+                                                       DecodeMethod method,
+                                                       ArrayRef<Value> words) {
+  switch (method) {
+  case DecodeMethod::Dp4a:
+    return prepareDp4a(b, loc, words);
+  case DecodeMethod::Cvt:
+    return prepareCvt(b, loc, words);
+  case DecodeMethod::F32:
+    return decodeCodes(b, loc, words);
+  }
+  return {};
+}
+
+Value mlir::nvfp4::buildUnitDot(OpBuilder &b, Location loc,
+                                DecodeMethod method, ArrayRef<Value> words,
+                                ArrayRef<Value> prepared) {
+  switch (method) {
+  case DecodeMethod::Dp4a:
+    return dotDp4a(b, loc, words, prepared);
+  case DecodeMethod::Cvt:
+    return dotCvt(b, loc, words, prepared);
+  case DecodeMethod::F32:
+    return dotF32(b, loc, words, prepared);
+  }
+  return {};
+}
+
+float mlir::nvfp4::unitDotScale(DecodeMethod method) {
+  return method == DecodeMethod::Dp4a ? 4.0f : 1.0f;
+}

@@ -1,0 +1,33 @@
+//===- UnitDot.h - dot products of 16 e2m1 pairs on CUDA cores --*- C++ -*-===//
+//
+// A thread's work is cut into 8-byte units: 16 e2m1 values of a against the
+// same 16 of b, one NVFP4 scale block (half an MXFP4 one). Each decode method
+// prepares the b side once (shared by every row a thread handles) and then
+// forms the exact f32 dot product of each unit of a.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NVFP4_LIB_CONVERSION_NVFP4TOGPU_UNITDOT_H
+#define NVFP4_LIB_CONVERSION_NVFP4TOGPU_UNITDOT_H
+
+#include "KernelConfig.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::nvfp4 {
+
+/// b's unit (two i32 words) in the form `buildUnitDot` consumes.
+SmallVector<Value> buildPrepareVectorUnit(OpBuilder &b, Location loc,
+                                          DecodeMethod method,
+                                          ArrayRef<Value> words);
+/// f32 dot product of a's unit (two i32 words) with a prepared b unit,
+/// multiplied by `unitDotScale(method)` (the caller folds the inverse into
+/// the block scale).
+Value buildUnitDot(OpBuilder &b, Location loc, DecodeMethod method,
+                   ArrayRef<Value> words, ArrayRef<Value> prepared);
+/// The factor buildUnitDot's result carries: 4 for dp4a (it multiplies twice
+/// the e2m1 values, which are integers), 1 otherwise.
+float unitDotScale(DecodeMethod method);
+
+} // namespace mlir::nvfp4
+
+#endif // NVFP4_LIB_CONVERSION_NVFP4TOGPU_UNITDOT_H

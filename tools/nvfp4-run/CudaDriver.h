@@ -1,0 +1,109 @@
+//===- CudaDriver.h - The CUDA driver API, loaded at run time ---*- C++ -*-===//
+//
+// nvfp4-run links no CUDA library: it dlopens libcuda.so.1 so that it builds
+// on machines without the toolkit and fails with one clear line on machines
+// without a driver. Only the handful of declarations used are written here.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NVFP4_RUN_CUDADRIVER_H
+#define NVFP4_RUN_CUDADRIVER_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace nvfp4::run::cuda {
+
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+using CUcontext = struct CUctx_st *;
+using CUmodule = struct CUmod_st *;
+using CUfunction = struct CUfunc_st *;
+using CUstream = struct CUstream_st *;
+using CUevent = struct CUevent_st *;
+
+inline constexpr CUresult CUDA_SUCCESS = 0;
+inline constexpr CUresult CUDA_ERROR_STUB_LIBRARY = 34;
+inline constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
+
+// CUdevice_attribute values.
+inline constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
+inline constexpr int CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE = 38;
+inline constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
+inline constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
+inline constexpr int CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97;
+
+// CUfunction_attribute values.
+inline constexpr int CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3;
+inline constexpr int CU_FUNC_ATTRIBUTE_NUM_REGS = 4;
+inline constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
+
+// CUjit_option values.
+inline constexpr int CU_JIT_INFO_LOG_BUFFER = 3;
+inline constexpr int CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4;
+inline constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
+inline constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
+
+/// The driver entry points nvfp4-run uses, named without their ABI version
+/// suffix; `load` resolves each from the symbol the driver exports.
+struct Driver {
+  CUresult (*cuInit)(unsigned flags) = nullptr;
+  CUresult (*cuDriverGetVersion)(int *version) = nullptr;
+  CUresult (*cuDeviceGetCount)(int *count) = nullptr;
+  CUresult (*cuDeviceGet)(CUdevice *device, int ordinal) = nullptr;
+  CUresult (*cuDeviceGetAttribute)(int *value, int attribute,
+                                   CUdevice device) = nullptr;
+  CUresult (*cuDeviceGetName)(char *name, int length,
+                              CUdevice device) = nullptr;
+  CUresult (*cuCtxCreate)(CUcontext *context, unsigned flags,
+                          CUdevice device) = nullptr;
+  CUresult (*cuCtxDestroy)(CUcontext context) = nullptr;
+  CUresult (*cuCtxSynchronize)() = nullptr;
+  CUresult (*cuMemAlloc)(CUdeviceptr *ptr, size_t bytes) = nullptr;
+  CUresult (*cuMemFree)(CUdeviceptr ptr) = nullptr;
+  CUresult (*cuMemcpyHtoD)(CUdeviceptr dst, const void *src,
+                           size_t bytes) = nullptr;
+  CUresult (*cuMemcpyDtoH)(void *dst, CUdeviceptr src, size_t bytes) = nullptr;
+  CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
+                                CUstream stream) = nullptr;
+  CUresult (*cuMemsetD8)(CUdeviceptr dst, unsigned char value,
+                         size_t count) = nullptr;
+  CUresult (*cuMemsetD8Async)(CUdeviceptr dst, unsigned char value,
+                              size_t count, CUstream stream) = nullptr;
+  CUresult (*cuModuleLoadDataEx)(CUmodule *module, const void *image,
+                                 unsigned numOptions, int *options,
+                                 void **optionValues) = nullptr;
+  CUresult (*cuModuleUnload)(CUmodule module) = nullptr;
+  CUresult (*cuModuleGetFunction)(CUfunction *function, CUmodule module,
+                                  const char *name) = nullptr;
+  CUresult (*cuFuncGetAttribute)(int *value, int attribute,
+                                 CUfunction function) = nullptr;
+  CUresult (*cuFuncSetAttribute)(CUfunction function, int attribute,
+                                 int value) = nullptr;
+  CUresult (*cuLaunchKernel)(CUfunction function, unsigned gridX,
+                             unsigned gridY, unsigned gridZ, unsigned blockX,
+                             unsigned blockY, unsigned blockZ,
+                             unsigned sharedBytes, CUstream stream,
+                             void **params, void **extra) = nullptr;
+  CUresult (*cuEventCreate)(CUevent *event, unsigned flags) = nullptr;
+  CUresult (*cuEventDestroy)(CUevent event) = nullptr;
+  CUresult (*cuEventRecord)(CUevent event, CUstream stream) = nullptr;
+  CUresult (*cuEventSynchronize)(CUevent event) = nullptr;
+  CUresult (*cuEventElapsedTime)(float *ms, CUevent start,
+                                 CUevent end) = nullptr;
+  CUresult (*cuGetErrorString)(CUresult error, const char **text) = nullptr;
+  CUresult (*cuGetErrorName)(CUresult error, const char **text) = nullptr;
+
+  /// Opens libcuda.so.1 and resolves every entry point. On failure returns
+  /// false and sets `error` to one line (without the "nvfp4-run: error: "
+  /// prefix).
+  bool load(std::string &error);
+
+  /// "CALL: <driver's description> (<CUDA_ERROR_NAME>)" for a failed call.
+  std::string describe(const char *call, CUresult result) const;
+};
+
+} // namespace nvfp4::run::cuda
+
+#endif // NVFP4_RUN_CUDADRIVER_H

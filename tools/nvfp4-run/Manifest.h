@@ -1,0 +1,81 @@
+//===- Manifest.h - The compiler's description of a kernel ------*- C++ -*-===//
+//
+// The manifest is the contract between the compiler and the runner: which
+// entry point, which PTX, which chip, which shape and formats the kernel is
+// specialised on, and how to launch it. Everything here is checked without a
+// GPU so that a bad manifest fails the same way on every machine.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NVFP4_RUN_MANIFEST_H
+#define NVFP4_RUN_MANIFEST_H
+
+#include "nvfp4-run/Chip.h"
+#include "nvfp4-run/Json.h"
+#include "nvfp4/Support/Reference.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nvfp4::run {
+
+/// Kernel parameters. Every one is a device pointer (u64) except Alpha, an
+/// f32 passed by value.
+enum class Param { A, SFA, B, SFB, C, Alpha };
+
+struct Manifest {
+  std::string path;    // the manifest file, for diagnostics
+  std::string kernel;  // entry symbol in the PTX
+  std::string ptxPath; // resolved against the manifest's directory
+  std::string ptx;     // the PTX text (loadManifest only)
+  Chip chip;
+  std::string op;
+  /// Shape and formats; problem.alpha is left at 1 (chosen at run time).
+  ref::GemvProblem problem;
+  std::array<uint32_t, 3> grid{}, block{};
+  uint32_t sharedBytes = 0;
+  std::vector<Param> params; // kernel parameter order
+
+  bool takesAlpha() const;
+};
+
+/// Bytes of each buffer as stored (scale padding of the blocked layout
+/// included); their sum is what a memory-bound GEMV must move.
+struct BufferSizes {
+  int64_t a = 0, sfa = 0, b = 0, sfb = 0, c = 0;
+  int64_t unique() const { return a + sfa + b + sfb + c; }
+};
+BufferSizes bufferSizes(const ref::GemvProblem &p);
+
+const char *name(ref::ScaleFormat format);
+const char *name(ref::ScaleLayout layout);
+const char *name(ref::ElementType type);
+const char *name(Param param);
+
+/// "gemv 7168x16384x1 nvfp4 linear f16".
+std::string describe(const Manifest &manifest);
+
+/// Reads the fields of a parsed manifest and checks each one. Relative PTX
+/// paths are resolved against `baseDir`. Errors are "LINE:COL: message"
+/// when they concern one value, else "message".
+std::optional<Manifest> parseManifest(const json::Value &root,
+                                      std::string_view baseDir,
+                                      std::string &error);
+
+/// Checks that `ptx` is what the manifest describes: it defines
+/// ".entry <kernel>" with parameters matching `params` (count and types),
+/// its ".target" is the manifest's chip, and any ".reqntid" matches `block`.
+/// Returns an empty string when it does.
+std::string checkPtx(const Manifest &manifest, std::string_view ptx);
+
+/// Reads, parses and checks the manifest at `path` and the PTX it names.
+/// Errors are one line, prefixed with the manifest's path.
+std::optional<Manifest> loadManifest(const std::string &path,
+                                     std::string &error);
+
+} // namespace nvfp4::run
+
+#endif // NVFP4_RUN_MANIFEST_H

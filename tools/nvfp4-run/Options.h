@@ -1,0 +1,64 @@
+//===- Options.h - nvfp4-run command line -----------------------*- C++ -*-===//
+#ifndef NVFP4_RUN_OPTIONS_H
+#define NVFP4_RUN_OPTIONS_H
+
+#include "nvfp4-run/Manifest.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nvfp4::run {
+
+/// How the cold-L2 flush before each timed launch leaves the L2: Clean
+/// writes the flush buffer and reads it back (no write-back lands in the
+/// timed kernel), Dirty only writes it (as the GPU MODE harness does).
+enum class FlushMode { Clean, Dirty };
+
+struct Options {
+  std::vector<std::string> manifests;
+  uint64_t seed = 1;
+  ref::Distribution dist = ref::Distribution::Full;
+  std::optional<float> alpha; // default: see chooseAlpha
+  bool bench = false;
+  int reps = 200;
+  FlushMode flush = FlushMode::Clean;
+  bool json = false;
+  bool checkOnly = false; // validate manifests and PTX, no GPU
+  double rtol = 1e-3, atol = 1e-3;
+  std::optional<int64_t> m, k, l; // expected shape, when given
+  bool help = false;
+};
+
+/// Fewest timed repetitions --bench accepts (SPEC.md section 5).
+inline constexpr int kMinBenchReps = 100;
+
+/// Parses argv[1..argc). Options take their value as the next argument or
+/// after '=' ("--seed 3", "--seed=3"). Returns nullopt with a one-line
+/// `error` on a malformed command line.
+std::optional<Options> parseOptions(int argc, const char *const *argv,
+                                    std::string &error);
+
+/// The --help text.
+std::string usage();
+
+/// Kernels are specialised on their shape: an explicit --m/--k/--l that
+/// differs from the manifest is an error ("kernel was built for M=..., K=...,
+/// L=...; got M=..., K=..., L=..."). Empty when consistent.
+std::string checkShape(const Options &options, const Manifest &manifest);
+
+/// The alpha to run with: --alpha when given, else 0.75 for kernels that
+/// take alpha (so that its handling is exercised) and 1 for kernels that do
+/// not. A kernel without alpha accepts only --alpha 1.
+std::optional<float> chooseAlpha(const Options &options,
+                                 const Manifest &manifest, std::string &error);
+
+inline constexpr float kDefaultAlpha = 0.75f;
+
+const char *name(ref::Distribution dist);
+const char *name(FlushMode mode);
+
+} // namespace nvfp4::run
+
+#endif // NVFP4_RUN_OPTIONS_H

@@ -1,0 +1,359 @@
+//===- Runner.cpp - Verify and time one kernel on the GPU -----------------===//
+
+#include "nvfp4-run/Runner.h"
+
+#include "nvfp4-run/FlushKernel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+using namespace nvfp4;
+using namespace nvfp4::run;
+using namespace nvfp4::run::cuda;
+
+/// Returns "CALL: error string (NAME = n)" from the enclosing function when
+/// a driver call fails.
+#define CU_CHECK(call, ...)                                                    \
+  do {                                                                         \
+    if (CUresult status_ = driver.call(__VA_ARGS__))                           \
+      return driver.describe(#call, status_);                                  \
+  } while (false)
+
+/// Launches the manifest's kernel through `launch` with the same reporting.
+#define CU_LAUNCH()                                                            \
+  do {                                                                         \
+    if (CUresult status_ = launch())                                           \
+      return driver.describe("cuLaunchKernel", status_);                       \
+  } while (false)
+
+namespace {
+
+/// Owns a context for one manifest. Destroying it frees every allocation,
+/// module and event made in it, so that error paths need no cleanup code.
+class ScopedContext {
+public:
+  explicit ScopedContext(const Driver &driver) : driver(driver) {}
+  ScopedContext(const ScopedContext &) = delete;
+  ScopedContext &operator=(const ScopedContext &) = delete;
+  // Only reached with a live handle after an error was already reported, so
+  // a failure to destroy adds nothing worth printing.
+  ~ScopedContext() {
+    if (handle)
+      driver.cuCtxDestroy(handle);
+  }
+
+  /// Destroys the context on the success path, where failure is reported.
+  std::string release() {
+    CUcontext context = handle;
+    handle = nullptr;
+    CU_CHECK(cuCtxDestroy, context);
+    return "";
+  }
+
+  CUcontext handle = nullptr;
+
+private:
+  const Driver &driver;
+};
+
+/// JIT error log as one line, appended to the cuModuleLoadDataEx error.
+std::string oneLineLog(const std::vector<char> &log) {
+  std::string text(log.data());
+  std::string line;
+  for (char c : text) {
+    if (c == '\n' || c == '\r') {
+      if (!line.empty() && line.substr(line.size() - 2) != "; ")
+        line += "; ";
+    } else {
+      line += c;
+    }
+  }
+  while (!line.empty() && (line.back() == ' ' || line.back() == ';'))
+    line.pop_back();
+  if (line.size() > 400)
+    line = line.substr(0, 400) + "...";
+  return line.empty() ? "" : ": " + line;
+}
+
+/// Compares the kernel's output with the float64 reference.
+VerifyResult checkOutput(const ref::GemvProblem &problem,
+                         const RunConfig &config,
+                         const std::vector<uint8_t> &out,
+                         const std::vector<double> &expected) {
+  ref::Comparison comparison = ref::compare(problem.output, out.data(),
+                                            expected, config.rtol, config.atol);
+  VerifyResult result;
+  result.pass = comparison.ok();
+  result.maxAbsError = comparison.maxAbsError;
+  result.relError = comparison.relError;
+  result.firstMismatch = comparison.firstMismatch;
+  result.nanCount = comparison.nanCount;
+  result.seed = config.seed;
+  result.dist = config.dist;
+  result.alpha = config.alpha;
+  // Point at the first NaN when only NaNs failed, so the line says where.
+  if (!result.pass && result.firstMismatch < 0) {
+    for (size_t i = 0; i < expected.size(); ++i) {
+      if (std::isnan(ref::readOutput(problem.output, out.data(), i)) &&
+          !std::isnan(expected[i])) {
+        result.firstMismatch = static_cast<int64_t>(i);
+        break;
+      }
+    }
+  }
+  if (result.firstMismatch >= 0) {
+    result.got =
+        ref::readOutput(problem.output, out.data(), result.firstMismatch);
+    result.expected = expected[result.firstMismatch];
+  }
+  return result;
+}
+
+} // namespace
+
+std::string Runner::init() {
+  if (CUresult status = driver.cuInit(0)) {
+    if (status == CUDA_ERROR_NO_DEVICE)
+      return "no CUDA device found";
+    // The toolkit's stub libcuda lets programs link but not run.
+    if (status == CUDA_ERROR_STUB_LIBRARY)
+      return "no CUDA driver found (libcuda.so.1 is the toolkit's stub)";
+    return driver.describe("cuInit", status);
+  }
+  int count = 0;
+  CU_CHECK(cuDeviceGetCount, &count);
+  if (count == 0)
+    return "no CUDA device found";
+  CU_CHECK(cuDeviceGet, &deviceHandle, 0);
+  char name[256] = {};
+  CU_CHECK(cuDeviceGetName, name, sizeof(name) - 1, deviceHandle);
+  info.name = name;
+  int l2 = 0;
+  CU_CHECK(cuDeviceGetAttribute, &info.major,
+           CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, deviceHandle);
+  CU_CHECK(cuDeviceGetAttribute, &info.minor,
+           CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, deviceHandle);
+  CU_CHECK(cuDeviceGetAttribute, &info.multiprocessors,
+           CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, deviceHandle);
+  CU_CHECK(cuDeviceGetAttribute, &l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE,
+           deviceHandle);
+  info.l2Bytes = l2;
+  CU_CHECK(cuDriverGetVersion, &info.driverVersion);
+  return "";
+}
+
+std::string Runner::measureCopyBandwidth() {
+  CUdeviceptr src = 0, dst = 0;
+  CU_CHECK(cuMemAlloc, &src, kCopyBytes);
+  CU_CHECK(cuMemAlloc, &dst, kCopyBytes);
+  CU_CHECK(cuMemsetD8, src, 0x5A, kCopyBytes);
+  std::vector<CUevent> starts(kCopyReps), stops(kCopyReps);
+  for (int i = 0; i < kCopyReps; ++i) {
+    CU_CHECK(cuEventCreate, &starts[i], 0);
+    CU_CHECK(cuEventCreate, &stops[i], 0);
+  }
+  for (int i = 0; i < 3; ++i)
+    CU_CHECK(cuMemcpyDtoDAsync, dst, src, kCopyBytes, nullptr);
+  for (int i = 0; i < kCopyReps; ++i) {
+    CU_CHECK(cuEventRecord, starts[i], nullptr);
+    CU_CHECK(cuMemcpyDtoDAsync, dst, src, kCopyBytes, nullptr);
+    CU_CHECK(cuEventRecord, stops[i], nullptr);
+  }
+  CU_CHECK(cuEventSynchronize, stops.back());
+  std::vector<float> elapsed(kCopyReps);
+  for (int i = 0; i < kCopyReps; ++i)
+    CU_CHECK(cuEventElapsedTime, &elapsed[i], starts[i], stops[i]);
+  for (int i = 0; i < kCopyReps; ++i) {
+    CU_CHECK(cuEventDestroy, starts[i]);
+    CU_CHECK(cuEventDestroy, stops[i]);
+  }
+  CU_CHECK(cuMemFree, src);
+  CU_CHECK(cuMemFree, dst);
+  Timing timing = summarize(elapsed);
+  // A copy reads and writes every byte.
+  copyBandwidth = 2.0 * kCopyBytes / (timing.medianUs * 1e3);
+  return "";
+}
+
+std::string Runner::run(const Manifest &manifest, const RunConfig &config,
+                        VerifyResult &result,
+                        std::optional<BenchResult> &bench) {
+  bench.reset();
+  ScopedContext context(driver);
+  CU_CHECK(cuCtxCreate, &context.handle, 0, deviceHandle);
+
+  ref::GemvProblem problem = manifest.problem;
+  problem.alpha = config.alpha;
+  ref::GemvInputs inputs =
+      ref::generateGemvInputs(problem, config.dist, config.seed);
+  BufferSizes sizes = bufferSizes(problem);
+  if (int64_t(inputs.a.size()) != sizes.a ||
+      int64_t(inputs.sfa.size()) != sizes.sfa ||
+      int64_t(inputs.b.size()) != sizes.b ||
+      int64_t(inputs.sfb.size()) != sizes.sfb)
+    return "the reference generated inputs of unexpected sizes (a " +
+           std::to_string(inputs.a.size()) + ", sfa " +
+           std::to_string(inputs.sfa.size()) + ", b " +
+           std::to_string(inputs.b.size()) + ", sfb " +
+           std::to_string(inputs.sfb.size()) + " bytes)";
+
+  CUdeviceptr a = 0, sfa = 0, b = 0, sfb = 0, c = 0;
+  struct Upload {
+    CUdeviceptr *ptr;
+    const std::vector<uint8_t> *host;
+  } uploads[] = {{&a, &inputs.a},
+                 {&sfa, &inputs.sfa},
+                 {&b, &inputs.b},
+                 {&sfb, &inputs.sfb}};
+  for (const Upload &upload : uploads) {
+    CU_CHECK(cuMemAlloc, upload.ptr, upload.host->size());
+    CU_CHECK(cuMemcpyHtoD, *upload.ptr, upload.host->data(),
+             upload.host->size());
+  }
+  CU_CHECK(cuMemAlloc, &c, sizes.c);
+  // All-ones bytes are NaN in f16, bf16 and f32: an element the kernel
+  // does not write cannot pass.
+  CU_CHECK(cuMemsetD8, c, 0xFF, sizes.c);
+
+  std::vector<char> log(16384, '\0');
+  int jitOptions[] = {CU_JIT_ERROR_LOG_BUFFER,
+                      CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *jitValues[] = {log.data(),
+                       reinterpret_cast<void *>(uintptr_t(log.size() - 1))};
+  CUmodule module = nullptr;
+  if (CUresult status = driver.cuModuleLoadDataEx(&module, manifest.ptx.c_str(),
+                                                  2, jitOptions, jitValues))
+    return driver.describe("cuModuleLoadDataEx", status) + oneLineLog(log);
+  CUfunction function = nullptr;
+  CU_CHECK(cuModuleGetFunction, &function, module, manifest.kernel.c_str());
+  int registers = -1, localBytes = -1;
+  CU_CHECK(cuFuncGetAttribute, &registers, CU_FUNC_ATTRIBUTE_NUM_REGS,
+           function);
+  CU_CHECK(cuFuncGetAttribute, &localBytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES,
+           function);
+  // Dynamic shared memory beyond 48 KiB must be opted into per function.
+  if (manifest.sharedBytes > 48 * 1024)
+    CU_CHECK(cuFuncSetAttribute, function,
+             CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+             static_cast<int>(manifest.sharedBytes));
+
+  float alpha = config.alpha;
+  std::vector<void *> args;
+  for (Param param : manifest.params) {
+    switch (param) {
+    case Param::A:
+      args.push_back(&a);
+      break;
+    case Param::SFA:
+      args.push_back(&sfa);
+      break;
+    case Param::B:
+      args.push_back(&b);
+      break;
+    case Param::SFB:
+      args.push_back(&sfb);
+      break;
+    case Param::C:
+      args.push_back(&c);
+      break;
+    case Param::Alpha:
+      args.push_back(&alpha);
+      break;
+    }
+  }
+  auto launch = [&] {
+    return driver.cuLaunchKernel(
+        function, manifest.grid[0], manifest.grid[1], manifest.grid[2],
+        manifest.block[0], manifest.block[1], manifest.block[2],
+        manifest.sharedBytes, nullptr, args.data(), nullptr);
+  };
+
+  CU_LAUNCH();
+  CU_CHECK(cuCtxSynchronize);
+  std::vector<uint8_t> out(sizes.c);
+  CU_CHECK(cuMemcpyDtoH, out.data(), c, out.size());
+  std::vector<double> expected =
+      ref::gemvExact(problem, inputs.a.data(), inputs.sfa.data(),
+                     inputs.b.data(), inputs.sfb.data());
+  result = checkOutput(problem, config, out, expected);
+  if (!config.bench || !result.pass)
+    return context.release();
+
+  if (copyBandwidth == 0) {
+    std::string error = measureCopyBandwidth();
+    if (!error.empty())
+      return error;
+  }
+
+  // Cold L2 (SPEC.md section 5): overwrite a buffer of at least twice the
+  // L2 before every launch, outside the timed interval, then (Clean) read it
+  // back so that no dirty line is written back during the timed kernel
+  // (FlushKernel.h says why).
+  size_t flushBytes = std::max<int64_t>(2 * info.l2Bytes, int64_t(128) << 20);
+  CUdeviceptr flush = 0, sink = 0;
+  CU_CHECK(cuMemAlloc, &flush, flushBytes);
+  CU_CHECK(cuMemAlloc, &sink, sizeof(int));
+  CUmodule flushModule = nullptr;
+  CU_CHECK(cuModuleLoadDataEx, &flushModule, kL2ReadPtx, 0, nullptr, nullptr);
+  CUfunction readBack = nullptr;
+  CU_CHECK(cuModuleGetFunction, &readBack, flushModule, kL2ReadKernel);
+  unsigned long long flushWords = flushBytes / 16;
+  void *flushArgs[] = {&flush, &flushWords, &sink};
+  auto flushL2 = [&](int i) -> std::string {
+    CU_CHECK(cuMemsetD8Async, flush, static_cast<unsigned char>(i), flushBytes,
+             nullptr);
+    if (config.flush == FlushMode::Clean)
+      CU_CHECK(cuLaunchKernel, readBack, 8 * info.multiprocessors, 1, 1, 512, 1,
+               1, 0, nullptr, flushArgs, nullptr);
+    return "";
+  };
+
+  std::vector<CUevent> starts(config.reps), stops(config.reps);
+  for (int i = 0; i < config.reps; ++i) {
+    CU_CHECK(cuEventCreate, &starts[i], 0);
+    CU_CHECK(cuEventCreate, &stops[i], 0);
+  }
+  constexpr int kWarmups = 10;
+  for (int i = 0; i < kWarmups; ++i) {
+    if (std::string error = flushL2(i); !error.empty())
+      return error;
+    CU_LAUNCH();
+  }
+  // Everything is queued back to back: the flush keeps the GPU busy while
+  // the host enqueues the launch, so the start event is followed directly
+  // by the kernel and the interval holds the kernel alone.
+  for (int i = 0; i < config.reps; ++i) {
+    if (std::string error = flushL2(i); !error.empty())
+      return error;
+    CU_CHECK(cuEventRecord, starts[i], nullptr);
+    CU_LAUNCH();
+    CU_CHECK(cuEventRecord, stops[i], nullptr);
+  }
+  CU_CHECK(cuEventSynchronize, stops.back());
+  CU_CHECK(cuCtxSynchronize);
+  std::vector<float> elapsed(config.reps);
+  for (int i = 0; i < config.reps; ++i)
+    CU_CHECK(cuEventElapsedTime, &elapsed[i], starts[i], stops[i]);
+
+  // The repeated launches must still produce the right answer (a race that
+  // shows up only sometimes would otherwise go unnoticed).
+  CU_CHECK(cuMemcpyDtoH, out.data(), c, out.size());
+  VerifyResult again = checkOutput(problem, config, out, expected);
+  if (!again.pass) {
+    result = again;
+    result.afterTiming = true;
+    return context.release();
+  }
+
+  BenchResult timing;
+  timing.kernel = summarize(std::move(elapsed));
+  timing.copyGBps = copyBandwidth;
+  timing.uniqueBytes = sizes.unique();
+  timing.registers = registers;
+  timing.localBytes = localBytes;
+  timing.flush = config.flush;
+  bench = timing;
+  return context.release();
+}

@@ -1,0 +1,66 @@
+//===- Runner.h - Verify and time one kernel on the GPU ---------*- C++ -*-===//
+#ifndef NVFP4_RUN_RUNNER_H
+#define NVFP4_RUN_RUNNER_H
+
+#include "nvfp4-run/CudaDriver.h"
+#include "nvfp4-run/Manifest.h"
+#include "nvfp4-run/Options.h"
+#include "nvfp4-run/Report.h"
+
+#include <optional>
+#include <string>
+
+namespace nvfp4::run {
+
+struct RunConfig {
+  uint64_t seed = 1;
+  ref::Distribution dist = ref::Distribution::Full;
+  float alpha = 1;
+  double rtol = 1e-3, atol = 1e-3;
+  bool bench = false;
+  int reps = 200;
+  FlushMode flush = FlushMode::Clean;
+};
+
+struct DeviceInfo {
+  std::string name;
+  int major = 0, minor = 0;
+  int multiprocessors = 0;
+  int64_t l2Bytes = 0;
+  int driverVersion = 0; // e.g. 13000
+};
+
+/// Runs kernels on device 0. Each manifest gets a fresh context, so that a
+/// kernel that faults (a sticky error) does not poison the next one.
+class Runner {
+public:
+  explicit Runner(const cuda::Driver &driver) : driver(driver) {}
+
+  /// cuInit and device queries. Errors are one line.
+  std::string init();
+  const DeviceInfo &device() const { return info; }
+
+  /// Verifies the kernel; with config.bench and a pass, also times it
+  /// (SPEC.md section 5) into `bench`. Returns a one-line error when a CUDA
+  /// call fails, else "" with `result` filled in.
+  std::string run(const Manifest &manifest, const RunConfig &config,
+                  VerifyResult &result, std::optional<BenchResult> &bench);
+
+  /// Device copy bandwidth (bytes read + written per second / 1e9), measured
+  /// once in the first --bench run; 0 until then.
+  double copyGBps() const { return copyBandwidth; }
+  static constexpr int64_t kCopyBytes = int64_t(1) << 30;
+  static constexpr int kCopyReps = 20;
+
+private:
+  const cuda::Driver &driver;
+  cuda::CUdevice deviceHandle = 0;
+  DeviceInfo info;
+  double copyBandwidth = 0;
+
+  std::string measureCopyBandwidth();
+};
+
+} // namespace nvfp4::run
+
+#endif // NVFP4_RUN_RUNNER_H
