@@ -11,12 +11,16 @@
 #include "nvfp4-run/Manifest.h"
 #include "nvfp4-run/Options.h"
 #include "nvfp4-run/Report.h"
+#include "nvfp4-run/Subprocess.h"
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <csignal>
 #include <fstream>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 using namespace nvfp4;
@@ -413,6 +417,17 @@ TEST(RunnerPtx, RejectsMismatchedParameters) {
             "nvfp4_gemv_kernel is not a scalar, expected .u64");
 }
 
+TEST(RunnerPtx, ChecksMaxntid) {
+  std::string ptx = replaced(kPtx, ".reqntid 128, 1, 1", ".maxntid 256, 1, 1");
+  EXPECT_EQ(ptxError(parseValid(), ptx), "");
+  EXPECT_EQ(ptxError(parseValid(manifestText("block", "[16, 16, 1]")), ptx),
+            "");
+  EXPECT_EQ(ptxError(parseValid(manifestText("block", "[512, 1, 1]")), ptx),
+            "manifest does not match the PTX: .entry nvfp4_gemv_kernel allows "
+            "at most 256 threads a block (.maxntid), the manifest's block "
+            "[512, 1, 1] has 512");
+}
+
 TEST(RunnerPtx, RejectsAnotherBlock) {
   Manifest m = parseValid(manifestText("block", "[256, 1, 1]"));
   EXPECT_EQ(ptxError(m), "manifest does not match the PTX: .entry "
@@ -495,6 +510,7 @@ TEST(RunnerOptions, Defaults) {
   EXPECT_FALSE(o->bench);
   EXPECT_EQ(o->reps, 200);
   EXPECT_EQ(o->flush, FlushMode::Clean);
+  EXPECT_EQ(o->timeoutSeconds, 300);
   EXPECT_FALSE(o->json);
   EXPECT_FALSE(o->checkOnly);
   EXPECT_DOUBLE_EQ(o->rtol, 1e-3);
@@ -508,7 +524,7 @@ TEST(RunnerOptions, ReadsEveryOption) {
       {"a.json",   "--seed",     "7",      "--dist=weak", "--alpha", "-0.5",
        "--bench",  "--reps=150", "--json", "b.json",      "--rtol",  "2e-3",
        "--atol=0", "--m",        "7168",   "--k=16384",   "--l",     "2",
-       "--check",  "--flush",    "dirty"},
+       "--check",  "--flush",    "dirty",  "--timeout=20"},
       error);
   ASSERT_TRUE(o) << error;
   EXPECT_EQ(o->manifests, (std::vector<std::string>{"a.json", "b.json"}));
@@ -518,6 +534,7 @@ TEST(RunnerOptions, ReadsEveryOption) {
   EXPECT_TRUE(o->bench);
   EXPECT_EQ(o->reps, 150);
   EXPECT_EQ(o->flush, FlushMode::Dirty);
+  EXPECT_EQ(o->timeoutSeconds, 20);
   EXPECT_TRUE(o->json);
   EXPECT_TRUE(o->checkOnly);
   EXPECT_DOUBLE_EQ(o->rtol, 2e-3);
@@ -547,6 +564,8 @@ TEST(RunnerOptions, RejectsMalformedCommandLines) {
             "option --alpha needs a finite number, got 'nan'");
   EXPECT_EQ(optionsError({"a.json", "--alpha", "1e39"}),
             "option --alpha needs a finite number, got '1e39'");
+  EXPECT_EQ(optionsError({"a.json", "--timeout", "0"}),
+            "option --timeout needs an integer in [1, 86400], got '0'");
   EXPECT_EQ(optionsError({"a.json", "--flush", "none"}),
             "option --flush needs clean or dirty, got 'none'");
   EXPECT_EQ(optionsError({"a.json", "--rtol", "-1"}),
@@ -829,6 +848,47 @@ TEST(RunnerReport, JsonObjectsParseBack) {
   EXPECT_EQ(v->find("manifest")->string, "a \"b\".json");
   EXPECT_EQ(v->find("status")->string, "error");
   EXPECT_EQ(v->find("error")->string, "x: bad");
+}
+
+//===----------------------------------------------------------------------===//
+// Child processes
+//===----------------------------------------------------------------------===//
+
+TEST(RunnerSubprocess, ReportsExitCodeAndMessages) {
+  ChildResult r = runInChild(
+      [](int fd) {
+        EXPECT_EQ(write(fd, "copy 4270\n", 10), 10);
+        return 3;
+      },
+      10);
+  EXPECT_EQ(r.kind, ChildResult::Kind::Exited);
+  EXPECT_EQ(r.code, 3);
+  EXPECT_EQ(r.messages, "copy 4270\n");
+  r = runInChild([](int) { return 0; }, 10);
+  EXPECT_EQ(r.kind, ChildResult::Kind::Exited);
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.messages, "");
+}
+
+TEST(RunnerSubprocess, ReportsCrashesAndHangs) {
+  ChildResult r = runInChild(
+      [](int) {
+        std::raise(SIGTERM);
+        return 0;
+      },
+      10);
+  EXPECT_EQ(r.kind, ChildResult::Kind::Signaled);
+  EXPECT_EQ(r.code, SIGTERM);
+
+  auto start = std::chrono::steady_clock::now();
+  r = runInChild(
+      [](int) {
+        pause();
+        return 0;
+      },
+      1);
+  EXPECT_EQ(r.kind, ChildResult::Kind::TimedOut);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
 
 } // namespace

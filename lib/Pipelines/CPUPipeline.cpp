@@ -6,6 +6,7 @@
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
@@ -14,6 +15,8 @@ using namespace mlir;
 
 void mlir::nvfp4::buildCPUPipeline(OpPassManager &pm) {
   pm.addPass(createConvertNVFP4ToLoops());
+  // Tests and examples initialise buffers with linalg.fill.
+  pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createCanonicalizerPass());
   // bf16 rounding is expanded to integer arithmetic so the result needs no
   // compiler-runtime helper; f16 goes through LLVM's fptrunc.

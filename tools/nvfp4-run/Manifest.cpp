@@ -450,30 +450,51 @@ std::string checkParamTypes(const Manifest &manifest, std::string_view list) {
   return "";
 }
 
-/// Checks ".reqntid x[, y[, z]]" among the entry's performance directives
-/// (between its parameter list and its body) against the launch block.
-std::string checkReqntid(const Manifest &manifest,
-                         std::string_view directives) {
-  size_t pos = directives.find(".reqntid");
+/// The dimensions after directive `word` (".reqntid 128, 1, 1"); missing
+/// trailing dimensions are 1. Nullopt when the directive is absent.
+std::optional<std::array<uint32_t, 3>> readDims(std::string_view directives,
+                                                std::string_view word) {
+  size_t pos = directives.find(word);
   if (pos == std::string::npos)
-    return "";
+    return std::nullopt;
   std::vector<std::string> tokens =
-      splitTokens(directives.substr(pos + sizeof(".reqntid") - 1));
-  std::array<uint32_t, 3> required = {1, 1, 1};
+      splitTokens(directives.substr(pos + word.size()));
+  std::array<uint32_t, 3> dims = {1, 1, 1};
   for (size_t i = 0; i < 3 && i < tokens.size(); ++i) {
     if (tokens[i].empty() || tokens[i][0] < '0' || tokens[i][0] > '9')
       break;
-    required[i] =
+    dims[i] =
         static_cast<uint32_t>(std::strtoul(tokens[i].c_str(), nullptr, 10));
   }
-  if (required == manifest.block)
-    return "";
-  auto show = [](const std::array<uint32_t, 3> &d) {
-    return "[" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " +
-           std::to_string(d[2]) + "]";
-  };
-  return ".entry " + manifest.kernel + " requires block " + show(required) +
-         ", the manifest says " + show(manifest.block);
+  return dims;
+}
+
+std::string show(const std::array<uint32_t, 3> &d) {
+  return "[" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " +
+         std::to_string(d[2]) + "]";
+}
+
+/// Checks ".reqntid" and ".maxntid" among the entry's performance directives
+/// (between its parameter list and its body) against the launch block: the
+/// driver would refuse the launch with a less helpful message.
+std::string checkBlockDirectives(const Manifest &manifest,
+                                 std::string_view directives) {
+  const std::array<uint32_t, 3> &block = manifest.block;
+  if (auto required = readDims(directives, ".reqntid"))
+    if (*required != block)
+      return ".entry " + manifest.kernel + " requires block " +
+             show(*required) + ", the manifest says " + show(block);
+  if (auto max = readDims(directives, ".maxntid")) {
+    uint64_t limit = uint64_t((*max)[0]) * (*max)[1] * (*max)[2];
+    if (uint64_t(block[0]) * block[1] * block[2] > limit)
+      return ".entry " + manifest.kernel + " allows at most " +
+             std::to_string(limit) +
+             " threads a block (.maxntid), the "
+             "manifest's block " +
+             show(block) + " has " +
+             std::to_string(uint64_t(block[0]) * block[1] * block[2]);
+  }
+  return "";
 }
 
 } // namespace
@@ -522,7 +543,7 @@ std::string nvfp4::run::checkPtx(const Manifest &manifest,
     std::string error = checkParamTypes(manifest, list);
     if (error.empty()) {
       size_t body = ptx.find('{', afterList);
-      error = checkReqntid(
+      error = checkBlockDirectives(
           manifest, std::string_view(ptx).substr(afterList, body - afterList));
     }
     return error.empty() ? "" : prefix + error;

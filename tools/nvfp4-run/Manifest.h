@@ -67,8 +67,9 @@ std::optional<Manifest> parseManifest(const json::Value &root,
 
 /// Checks that `ptx` is what the manifest describes: it defines
 /// ".entry <kernel>" with parameters matching `params` (count and types),
-/// its ".target" is the manifest's chip, and any ".reqntid" matches `block`.
-/// Returns an empty string when it does.
+/// its ".target" is the manifest's chip, and the entry's ".reqntid" (equal)
+/// and ".maxntid" (no fewer threads) admit `block`. Returns an empty string
+/// when it does.
 std::string checkPtx(const Manifest &manifest, std::string_view ptx);
 
 /// Reads, parses and checks the manifest at `path` and the PTX it names.

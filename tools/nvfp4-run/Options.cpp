@@ -39,6 +39,8 @@ std::string nvfp4::run::usage() {
          "  --flush clean|dirty  L2 state after the cold-L2 flush: clean "
          "(write, then\n"
          "                   read back; default) or dirty (write only)\n"
+         "  --timeout S      stop a manifest's run after S seconds (default "
+         "300)\n"
          "  --json           print one JSON object per manifest\n"
          "  --check          only validate manifests and PTX (no GPU needed)\n"
          "  --help           show this text\n";
@@ -108,8 +110,8 @@ std::optional<Options> nvfp4::run::parseOptions(int argc,
     }
 
     static const char *const valued[] = {
-        "--seed", "--dist",  "--alpha", "--rtol", "--atol",
-        "--reps", "--flush", "--m",     "--k",    "--l"};
+        "--seed",  "--dist",    "--alpha", "--rtol", "--atol", "--reps",
+        "--flush", "--timeout", "--m",     "--k",    "--l"};
     bool known = false;
     for (const char *candidate : valued)
       known |= flag == candidate;
@@ -157,6 +159,10 @@ std::optional<Options> nvfp4::run::parseOptions(int argc,
       if (!parseDouble(value, d) || d < 0)
         return bad("a non-negative number");
       (flag == "--rtol" ? options.rtol : options.atol) = d;
+    } else if (flag == "--timeout") {
+      if (!parseUnsigned(value, u) || u < 1 || u > 86400)
+        return bad("an integer in [1, 86400]");
+      options.timeoutSeconds = static_cast<int>(u);
     } else if (flag == "--reps") {
       if (!parseUnsigned(value, u) || u < 1 || u > 100000)
         return bad("an integer in [1, 100000]");

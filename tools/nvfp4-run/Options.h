@@ -25,7 +25,8 @@ struct Options {
   int reps = 200;
   FlushMode flush = FlushMode::Clean;
   bool json = false;
-  bool checkOnly = false; // validate manifests and PTX, no GPU
+  bool checkOnly = false;   // validate manifests and PTX, no GPU
+  int timeoutSeconds = 300; // per manifest; a hung kernel is killed
   double rtol = 1e-3, atol = 1e-3;
   std::optional<int64_t> m, k, l; // expected shape, when given
   bool help = false;

@@ -49,6 +49,8 @@ public:
   /// Device copy bandwidth (bytes read + written per second / 1e9), measured
   /// once in the first --bench run; 0 until then.
   double copyGBps() const { return copyBandwidth; }
+  /// Reuses a bandwidth measured earlier in this run (by another process).
+  void setCopyGBps(double gbps) { copyBandwidth = gbps; }
   static constexpr int64_t kCopyBytes = int64_t(1) << 30;
   static constexpr int kCopyReps = 20;
 
