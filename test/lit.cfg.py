@@ -28,7 +28,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.nvfp4_tools_dir, config.llvm_tools_dir]
-tools = ["nvfp4-opt", "nvfp4-run", "mlir-runner", "mlir-translate",
+tools = ["nvfp4-opt", "nvfp4-run", "mlir-runner", "mlir-translate", "not",
          ToolSubst("%python", command=shutil.which("python3") or "python3")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
@@ -39,3 +39,17 @@ ptxas = shutil.which("ptxas") or (
 if ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+
+# The no-driver path of nvfp4-run is testable only where no GPU is usable.
+import ctypes
+
+
+def _cuda_usable():
+    try:
+        return ctypes.CDLL("libcuda.so.1").cuInit(0) == 0
+    except OSError:
+        return False
+
+
+if not _cuda_usable():
+    config.available_features.add("no-cuda-driver")

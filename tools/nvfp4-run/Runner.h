@@ -30,8 +30,9 @@ struct DeviceInfo {
   int driverVersion = 0; // e.g. 13000
 };
 
-/// Runs kernels on device 0. Each manifest gets a fresh context, so that a
-/// kernel that faults (a sticky error) does not poison the next one.
+/// Runs kernels on device 0, each in a context of its own whose destruction
+/// frees everything the run allocated. (A faulting kernel still poisons the
+/// whole process, hence one process a manifest: Subprocess.h.)
 class Runner {
 public:
   explicit Runner(const cuda::Driver &driver) : driver(driver) {}

@@ -89,7 +89,7 @@ Comparison compare(ElementType type, const uint8_t *out,
                    const std::vector<double> &ref, double rtol, double atol);
 
 /// Seeded input generation. `Full` draws all 16 e2m1 codes uniformly and
-/// realistic scales (NVFP4: e4m3 in [2^-6, 2^4], MXFP4: ue8m0 2^-4..2^4);
+/// realistic scales (NVFP4: e4m3 in [2^-6, 2^2], MXFP4: ue8m0 2^-4..2^2);
 /// `Weak` mimics the reference problem's generator: small scales, codes
 /// biased towards small magnitudes.
 enum class Distribution { Full, Weak };
