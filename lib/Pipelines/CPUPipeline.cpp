@@ -1,8 +1,8 @@
 //===- CPUPipeline.cpp - nvfp4 IR to the LLVM dialect for the host --------===//
 
-#include "nvfp4/Pipelines/Pipelines.h"
-#include "nvfp4/Pipelines/PipelineBuilders.h"
 #include "nvfp4/Conversion/Passes.h"
+#include "nvfp4/Pipelines/PipelineBuilders.h"
+#include "nvfp4/Pipelines/Pipelines.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"

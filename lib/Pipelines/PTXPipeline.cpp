@@ -14,19 +14,34 @@ using namespace mlir;
 
 void mlir::nvfp4::buildPTXPipeline(OpPassManager &pm,
                                    const PTXPipelineOptions &options) {
-  ConvertNVFP4ToGPUOptions kernel;
-  kernel.chip = options.chip;
-  kernel.rowsPerBlock = options.rowsPerBlock;
-  kernel.rowsPerThread = options.rowsPerThread;
-  kernel.lanesPerRow = options.lanesPerRow;
-  kernel.bytesPerLoad = options.bytesPerLoad;
-  kernel.loadsInFlight = options.loadsInFlight;
-  kernel.decode = options.decode;
-  kernel.cacheHints = options.cacheHints;
-  pm.addPass(createConvertNVFP4ToGPU(kernel));
+  if (options.strategy == KernelStrategy::Tcgen05) {
+    ConvertNVFP4ToTcgen05Options kernel;
+    kernel.chip = options.chip;
+    kernel.stages = options.stages;
+    pm.addPass(createConvertNVFP4ToTcgen05(kernel));
+  } else {
+    ConvertNVFP4ToGPUOptions kernel;
+    kernel.chip = options.chip;
+    kernel.rowsPerBlock = options.rowsPerBlock;
+    kernel.rowsPerThread = options.rowsPerThread;
+    kernel.lanesPerRow = options.lanesPerRow;
+    kernel.bytesPerLoad = options.bytesPerLoad;
+    kernel.loadsInFlight = options.loadsInFlight;
+    kernel.decode = options.decode;
+    kernel.cacheHints = options.cacheHints;
+    kernel.prefetch = options.prefetch;
+    kernel.splitK = options.splitK;
+    kernel.vectorInShared = options.vectorInShared;
+    kernel.maxRegisters = options.maxRegisters;
+    pm.addPass(createConvertNVFP4ToGPU(kernel));
+  }
 
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   device.addPass(createSCFToControlFlowPass());
+  // math.fma must become llvm.intr.fma here: left to convert-gpu-to-nvvm it
+  // turns into a libdevice call that only resolves where a CUDA toolkit is
+  // found, and the exported PTX would carry an unresolved extern.
+  device.addPass(createConvertMathToLLVMPass());
   // Bare pointers: the kernels are specialised on their shapes, so a
   // runtime passes one device pointer per memref.
   ConvertGpuOpsToNVVMOpsOptions nvvm;

@@ -99,8 +99,8 @@ struct NVFP4ExportKernelsPass
     std::error_code ec;
     llvm::raw_fd_ostream out(path, ec);
     if (ec)
-      return op->emitError() << "cannot write '" << path
-                             << "': " << ec.message();
+      return op->emitError()
+             << "cannot write '" << path << "': " << ec.message();
     out << contents;
     return success();
   }

@@ -28,6 +28,6 @@ int main(int argc, char **argv) {
   mlir::registerAllToLLVMIRTranslations(registry);
   mlir::NVVM::registerNVVMTargetInterfaceExternalModels(registry);
   registry.insert<mlir::nvfp4::NVFP4Dialect>();
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "nvfp4 optimizer driver\n", registry));
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "nvfp4 optimizer driver\n", registry));
 }

@@ -64,7 +64,48 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
     Option<"decode", "decode", "std::string", /*default=*/"\"\"",
            "e2m1 decode: dp4a, cvt or f32 (empty: chip default)">,
     Option<"cacheHints", "cache-hints", "bool", /*default=*/"true",
-           "Load a through the non-coherent path without L1 allocation">
+           "Load a through the non-coherent path without L1 allocation">,
+    Option<"prefetch", "prefetch", "bool", /*default=*/"true",
+           "Issue the next group of loads before decoding the current one">,
+    Option<"maxRegisters", "max-registers", "int64_t", /*default=*/"0",
+           "Register cap per thread given to ptxas (.maxnreg; 0: none)">,
+    Option<"vectorInShared", "vector-in-shared", "bool", /*default=*/"false",
+           "Decode b once per CTA into shared memory (dp4a; when it fits)">,
+    Option<"splitK", "split-k", "int64_t", /*default=*/"0",
+           "Lane groups of one CTA that split a row's K range (partials "
+           "added in shared memory; 0: 2 when rows alone give too few warps)">
+  ];
+}
+
+def ConvertNVFP4ToTcgen05 : Pass<"convert-nvfp4-to-tcgen05", "::mlir::ModuleOp"> {
+  let summary = "Lower nvfp4.gemv to Blackwell tensor-core (tcgen05) kernels";
+  let description = [{
+    Outlines each `nvfp4.gemv` (static shapes, NVFP4 or MXFP4, linear or
+    blocked128x4 scales) into a `gpu.func` kernel for sm_100a in its own
+    `gpu.module` and replaces the op by a `gpu.launch_func` with dynamic
+    shared memory and an `nvfp4.launch` dictionary (as convert-nvfp4-to-gpu,
+    plus `"strategy": "tcgen05"`).
+
+    A CTA of 128 threads owns 128 rows of one batch. The vector is the B
+    operand of `tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16`
+    (NVFP4) or `.kind::mxf4.block_scale.block32` (MXFP4), padded to N = 8;
+    the f32 accumulator lives in tensor memory. K is walked in stages of one
+    128x4 scale atom column through a ring of `stages` shared-memory slots
+    filled with cp.async; scales reach tensor memory with
+    `tcgen05.cp.32x128b.warpx4`, linear scales being rearranged into the
+    blocked atom while they are staged. See docs/tcgen05.md.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::scf::SCFDialect"];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_100a\"",
+           "Target chip (sm_100a only)">,
+    Option<"stages", "stages", "int64_t", /*default=*/"4",
+           "Shared-memory ring slots (1: no overlap of loads and MMAs; 1-8)">
   ];
 }
 

@@ -1,4 +1,5 @@
-//===- PipelineBuilders.h - nvfp4 pipelines as pass-manager builders -*- C++ -*-===//
+//===- PipelineBuilders.h - nvfp4 pipelines as pass-manager builders -*- C++
+//-*-===//
 
 #ifndef NVFP4_PIPELINES_PIPELINEBUILDERS_H
 #define NVFP4_PIPELINES_PIPELINEBUILDERS_H
@@ -12,14 +13,19 @@ namespace nvfp4 {
 /// nvfp4 ops -> loops -> LLVM dialect, runnable with mlir-runner.
 void buildCPUPipeline(OpPassManager &pm);
 
-/// The options of convert-nvfp4-to-gpu plus where to export the kernels.
+/// Which lowering turns nvfp4.gemv into a kernel.
+enum class KernelStrategy { CudaCores, Tcgen05 };
+
+/// The options of convert-nvfp4-to-gpu (strategy=cuda-cores) or
+/// convert-nvfp4-to-tcgen05 (strategy=tcgen05) plus where to export the
+/// kernels.
 struct PTXPipelineOptions : public PassPipelineOptions<PTXPipelineOptions> {
   Option<std::string> chip{*this, "chip",
                            llvm::cl::desc("Target chip (sm_90a, sm_100a)"),
                            llvm::cl::init("sm_90a")};
-  Option<int64_t> rowsPerBlock{*this, "rows-per-block",
-                               llvm::cl::desc("Rows a CTA reduces (0: default)"),
-                               llvm::cl::init(0)};
+  Option<int64_t> rowsPerBlock{
+      *this, "rows-per-block",
+      llvm::cl::desc("Rows a CTA reduces (0: default)"), llvm::cl::init(0)};
   Option<int64_t> rowsPerThread{
       *this, "rows-per-thread",
       llvm::cl::desc("Rows a thread reduces at once (0: default)"),
@@ -34,12 +40,39 @@ struct PTXPipelineOptions : public PassPipelineOptions<PTXPipelineOptions> {
       *this, "loads-in-flight",
       llvm::cl::desc("Loads issued before first use (0: default)"),
       llvm::cl::init(0)};
-  Option<std::string> decode{*this, "decode",
-                             llvm::cl::desc("dp4a, cvt or f32 (empty: default)"),
-                             llvm::cl::init("")};
+  Option<std::string> decode{
+      *this, "decode", llvm::cl::desc("dp4a, cvt or f32 (empty: default)"),
+      llvm::cl::init("")};
   Option<bool> cacheHints{*this, "cache-hints",
                           llvm::cl::desc("Streaming loads for a"),
                           llvm::cl::init(true)};
+  Option<bool> prefetch{*this, "prefetch",
+                        llvm::cl::desc("Load the next group before decoding"),
+                        llvm::cl::init(true)};
+  Option<bool> vectorInShared{
+      *this, "vector-in-shared",
+      llvm::cl::desc("Decode b once per CTA into shared memory"),
+      llvm::cl::init(false)};
+  Option<int64_t> maxRegisters{
+      *this, "max-registers",
+      llvm::cl::desc("Register cap per thread (0: none)"), llvm::cl::init(0)};
+  Option<int64_t> splitK{*this, "split-k",
+                         llvm::cl::desc("Lane groups splitting a row's K "
+                                        "(0: default)"),
+                         llvm::cl::init(0)};
+  Option<KernelStrategy> strategy{
+      *this, "strategy", llvm::cl::desc("Which kernel the gemv becomes"),
+      llvm::cl::init(KernelStrategy::CudaCores),
+      llvm::cl::values(
+          clEnumValN(KernelStrategy::CudaCores, "cuda-cores",
+                     "CUDA-core decode (convert-nvfp4-to-gpu)"),
+          clEnumValN(KernelStrategy::Tcgen05, "tcgen05",
+                     "Blackwell tensor cores (convert-nvfp4-to-tcgen05, "
+                     "chip=sm_100a)"))};
+  Option<int64_t> stages{
+      *this, "stages",
+      llvm::cl::desc("strategy=tcgen05: shared-memory ring slots (1-8)"),
+      llvm::cl::init(4)};
   Option<std::string> exportDir{
       *this, "export-dir",
       llvm::cl::desc("Also write <kernel>.ptx and <kernel>.json here"),

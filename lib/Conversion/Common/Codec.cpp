@@ -19,10 +19,16 @@ struct Ops {
     return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
   }
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value andi(Value x, int64_t m) { return arith::AndIOp::create(b, loc, x, i32(m)); }
+  Value andi(Value x, int64_t m) {
+    return arith::AndIOp::create(b, loc, x, i32(m));
+  }
   Value ori(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
-  Value shl(Value x, int64_t s) { return arith::ShLIOp::create(b, loc, x, i32(s)); }
-  Value shr(Value x, int64_t s) { return arith::ShRUIOp::create(b, loc, x, i32(s)); }
+  Value shl(Value x, int64_t s) {
+    return arith::ShLIOp::create(b, loc, x, i32(s));
+  }
+  Value shr(Value x, int64_t s) {
+    return arith::ShRUIOp::create(b, loc, x, i32(s));
+  }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
   Value cmp(arith::CmpIPredicate p, Value x, Value y) {
@@ -101,9 +107,8 @@ Value mlir::nvfp4::buildEncodeE2M1(OpBuilder &b, Location loc, Value x) {
     float value;
     bool inclusive;
   };
-  const Threshold thresholds[] = {{0.25f, false}, {0.75f, true},
-                                  {1.25f, false}, {1.75f, true},
-                                  {2.5f, false},  {3.5f, true},
+  const Threshold thresholds[] = {{0.25f, false}, {0.75f, true}, {1.25f, false},
+                                  {1.75f, true},  {2.5f, false}, {3.5f, true},
                                   {5.0f, false}};
   Value code = o.i32(0);
   for (const Threshold &t : thresholds) {
@@ -190,9 +195,9 @@ SmallVector<Value> mlir::nvfp4::buildScaleIndices(OpBuilder &b, Location loc,
   // (row block, column block) and the byte inside the 512-byte atom.
   Value inAtom = arith::AddIOp::create(
       b, loc,
-      arith::AddIOp::create(b, loc, mul(rem(row, lay::kLaneRows), lay::kLineBytes),
-                            mul(div(rem(row, lay::kAtomRows), lay::kLaneRows),
-                                lay::kAtomCols)),
+      arith::AddIOp::create(
+          b, loc, mul(rem(row, lay::kLaneRows), lay::kLineBytes),
+          mul(div(rem(row, lay::kAtomRows), lay::kLaneRows), lay::kAtomCols)),
       rem(col, lay::kAtomCols));
   return {batch, div(row, lay::kAtomRows), div(col, lay::kAtomCols), inAtom};
 }

@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -46,9 +47,9 @@ SmallVector<Value> loadWords(OpBuilder &b, Location loc, Value memref,
   SmallVector<Value> words;
   if (!streaming) {
     auto vecType = VectorType::get({bytes}, b.getI8Type());
-    Value v = vector::LoadOp::create(b, loc, vecType, memref, indices,
-                                     /*nontemporal=*/false,
-                                     llvm::MaybeAlign(bytes));
+    Value v =
+        vector::LoadOp::create(b, loc, vecType, memref, indices,
+                               /*nontemporal=*/false, llvm::MaybeAlign(bytes));
     Value w = vector::BitCastOp::create(
         b, loc, VectorType::get({count}, b.getI32Type()), v);
     for (int64_t i = 0; i < count; ++i)
@@ -60,8 +61,7 @@ SmallVector<Value> loadWords(OpBuilder &b, Location loc, Value memref,
   Value linear = idx(b, loc, offset);
   for (auto [i, index] : llvm::enumerate(indices))
     linear = addi(b, loc, linear, muli(b, loc, index, strides[i]));
-  Value base =
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
   Value addr = arith::IndexCastOp::create(b, loc, b.getI64Type(),
                                           addi(b, loc, base, linear));
   Value ptr = LLVM::IntToPtrOp::create(
@@ -92,7 +92,9 @@ struct KernelBuilder {
   GemvOp op;
   const KernelConfig &cfg;
   Value a, sfa, vec, sfb, c, alpha;
-  Value batch, lane, rowFirst;
+  Value batch, lane, rowFirst, slice, sliceByte;
+  Value partials;    // workgroup buffer [split-k, rows-per-block] when split
+  Value preparedVec; // workgroup buffer of b prepared for dp4a, if shared
   SmallVector<Value> rows; // clamped row indices, one per rows-per-thread
 
   int64_t rowBytes() { return op.getA().getType().getDimSize(2); }
@@ -100,77 +102,203 @@ struct KernelBuilder {
   int64_t stepBytes() const { return cfg.lanesPerRow * cfg.bytesPerLoad; }
   ScaleFormat format() { return op.getFormat(); }
 
-  /// acc[r] += the contribution of steps [first, first + count) of K.
-  SmallVector<Value> buildSteps(Value first, int64_t count,
-                                ArrayRef<Value> acc) {
-    int64_t block = getBlockSize(format());
-    SmallVector<Value> kBytes, vecWords;
-    SmallVector<SmallVector<Value>> aWords;
-    Value laneByte = muli(b, loc, lane, cfg.bytesPerLoad);
-    // Issue every load of the group before the first use.
-    for (int64_t u = 0; u < count; ++u) {
-      Value step = addi(b, loc, first, idx(b, loc, u));
-      Value k = addi(b, loc, muli(b, loc, step, stepBytes()), laneByte);
-      kBytes.push_back(k);
-      for (Value row : rows)
-        aWords.push_back(loadWords(b, loc, a, {batch, row, k},
-                                   cfg.bytesPerLoad, cfg.cacheHints));
+  /// Scale column of the 8-byte unit at byte `kByte` of a row.
+  Value unitColumn(Value kByte) {
+    return arith::DivUIOp::create(b, loc, muli(b, loc, kByte, 2),
+                                  idx(b, loc, getBlockSize(format())));
+  }
+
+  /// Two NVFP4 scales of one 16-byte load are adjacent in both layouts (the
+  /// column is even, and a 4-column group of the blocked layout holds both):
+  /// they can be loaded as one 16-bit word and converted together.
+  bool pairedScales() {
+    if (format() != ScaleFormat::NVFP4 || cfg.bytesPerLoad != 16)
+      return false;
+    int64_t cols = rowBytes() * 2 / getBlockSize(format());
+    return op.getLayout() == ScaleLayout::Blocked128x4 || cols % 2 == 0;
+  }
+
+  /// f32 scales of every unit of the load at byte `kByte` of `row` (row 0
+  /// for the vector's scales).
+  SmallVector<Value> loadUnitScales(Value scales, bool isVector, Value row,
+                                    Value kByte) {
+    int64_t units = cfg.bytesPerLoad / 8;
+    SmallVector<Value> values;
+    if (pairedScales()) {
+      SmallVector<Value> indices = buildScaleIndices(
+          b, loc, op.getLayout(), isVector, batch, row, unitColumn(kByte));
+      Type f8 = cast<MemRefType>(scales.getType()).getElementType();
+      Value pair = vector::LoadOp::create(
+          b, loc, VectorType::get({2}, f8), scales, indices,
+          /*nontemporal=*/false, llvm::MaybeAlign(2));
+      Value bytes = arith::BitcastOp::create(
+          b, loc, VectorType::get({2}, b.getI8Type()), pair);
+      // cvt.rn.f16x2.e4m3x2 (sm_89 and later) is exact, NaN included.
+      Value halves = NVVM::ConvertF8x2ToF16x2Op::create(
+          b, loc, VectorType::get({2}, b.getF16Type()), bytes,
+          /*relu=*/false, f8);
+      Value wide = arith::ExtFOp::create(
+          b, loc, VectorType::get({2}, b.getF32Type()), halves);
+      for (int64_t i = 0; i < 2; ++i)
+        values.push_back(vector::ExtractOp::create(b, loc, wide, i));
+      return values;
     }
+    for (int64_t unit = 0; unit < units; ++unit) {
+      Value col = unitColumn(addi(b, loc, kByte, idx(b, loc, 8 * unit)));
+      values.push_back(buildDecodeScale(
+          b, loc,
+          buildLoadScaleBits(b, loc, scales,
+                             buildScaleIndices(b, loc, op.getLayout(), isVector,
+                                               batch, row, col)),
+          format()));
+    }
+    return values;
+  }
+
+  /// Decodes the whole vector b of this batch once per CTA into shared
+  /// memory (every thread a share of its words), so the K loop only loads
+  /// the prepared words instead of redoing the decode for every row group.
+  void buildSharedVectorPrologue(Value tid) {
+    int64_t words = rowBytes() / 4;
+    auto loop = scf::ForOp::create(b, loc, tid, idx(b, loc, words),
+                                   idx(b, loc, cfg.threads()));
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value w = loop.getInductionVar();
+      Value word =
+          loadWords(b, loc, vec, {batch, muli(b, loc, w, 4)}, 4, false)[0];
+      SmallVector<Value> prepared =
+          buildPrepareVectorUnit(b, loc, cfg.decode, {word});
+      Value packed = vector::FromElementsOp::create(
+          b, loc, VectorType::get({kPreparedWordsPerWord}, b.getI32Type()),
+          prepared);
+      vector::StoreOp::create(
+          b, loc, packed, preparedVec, {muli(b, loc, w, kPreparedWordsPerWord)},
+          /*nontemporal=*/false, llvm::MaybeAlign(4 * kPreparedWordsPerWord));
+    }
+    gpu::BarrierOp::create(b, loc);
+  }
+
+  /// The prepared words of unit `unit` of the load at byte `kByte`.
+  SmallVector<Value> loadPreparedUnit(Value kByte, int64_t unit) {
+    int64_t count = 2 * kPreparedWordsPerWord;
+    Value word =
+        addi(b, loc, arith::DivUIOp::create(b, loc, kByte, idx(b, loc, 4)),
+             idx(b, loc, 2 * unit));
+    Value v = vector::LoadOp::create(
+        b, loc, VectorType::get({count}, b.getI32Type()), preparedVec,
+        {muli(b, loc, word, kPreparedWordsPerWord)}, /*nontemporal=*/false,
+        llvm::MaybeAlign(4 * count));
+    SmallVector<Value> words;
+    for (int64_t i = 0; i < count; ++i)
+      words.push_back(vector::ExtractOp::create(b, loc, v, i));
+    return words;
+  }
+
+  /// Byte offset in a row of this lane's load at step `step`.
+  Value stepByte(Value step) {
+    Value k = addi(b, loc, muli(b, loc, step, stepBytes()),
+                   muli(b, loc, lane, cfg.bytesPerLoad));
+    return sliceByte ? addi(b, loc, k, sliceByte) : k;
+  }
+
+  /// Issues the loads of a for steps [first, first + count): for each step,
+  /// each row, bytes-per-load / 4 words, flattened in that order.
+  SmallVector<Value> loadSteps(Value first, int64_t count) {
+    SmallVector<Value> words;
+    for (int64_t u = 0; u < count; ++u) {
+      Value k = stepByte(addi(b, loc, first, idx(b, loc, u)));
+      for (Value row : rows)
+        llvm::append_range(words, loadWords(b, loc, a, {batch, row, k},
+                                            cfg.bytesPerLoad, cfg.cacheHints));
+    }
+    return words;
+  }
+
+  /// acc[r] += the contribution of steps [first, first + count) of K, whose
+  /// words of a were loaded by loadSteps.
+  SmallVector<Value> computeSteps(Value first, int64_t count,
+                                  ArrayRef<Value> aWords, ArrayRef<Value> acc) {
+    int64_t wordsPerLoad = cfg.bytesPerLoad / 4;
     SmallVector<Value> result(acc.begin(), acc.end());
     for (int64_t u = 0; u < count; ++u) {
-      SmallVector<Value> bWords = loadWords(b, loc, vec, {batch, kBytes[u]},
-                                            cfg.bytesPerLoad, false);
+      Value kByte = stepByte(addi(b, loc, first, idx(b, loc, u)));
+      SmallVector<Value> bWords;
+      if (!preparedVec)
+        bWords =
+            loadWords(b, loc, vec, {batch, kByte}, cfg.bytesPerLoad, false);
+      // The vector's scales, with the decode method's factor folded in.
+      SmallVector<Value> sbs = loadUnitScales(sfb, true, idx(b, loc, 0), kByte);
+      Value factor = arith::ConstantOp::create(
+          b, loc, b.getF32FloatAttr(1.0f / unitDotScale(cfg.decode)));
+      for (Value &sb : sbs)
+        sb = arith::MulFOp::create(b, loc, sb, factor);
+      SmallVector<SmallVector<Value>> sas;
+      for (Value row : rows)
+        sas.push_back(loadUnitScales(sfa, false, row, kByte));
       for (int64_t unit = 0; unit < cfg.bytesPerLoad / 8; ++unit) {
-        SmallVector<Value> prepared = buildPrepareVectorUnit(
-            b, loc, cfg.decode, ArrayRef<Value>(bWords).slice(2 * unit, 2));
-        // Scale column of this unit: byte offset * 2 values / block size.
-        Value col = arith::DivUIOp::create(
-            b, loc,
-            muli(b, loc, addi(b, loc, kBytes[u], idx(b, loc, 8 * unit)), 2),
-            idx(b, loc, block));
-        Value sb = buildDecodeScale(
-            b, loc,
-            buildLoadScaleBits(b, loc, sfb,
-                               buildScaleIndices(b, loc, op.getLayout(), true,
-                                                 batch, idx(b, loc, 0), col)),
-            format());
-        sb = arith::MulFOp::create(
-            b, loc, sb,
-            arith::ConstantOp::create(
-                b, loc, b.getF32FloatAttr(1.0f / unitDotScale(cfg.decode))));
-        for (auto [r, row] : llvm::enumerate(rows)) {
-          Value sa = buildDecodeScale(
-              b, loc,
-              buildLoadScaleBits(b, loc, sfa,
-                                 buildScaleIndices(b, loc, op.getLayout(),
-                                                   false, batch, row, col)),
-              format());
-          ArrayRef<Value> words =
-              ArrayRef<Value>(aWords[u * rows.size() + r]).slice(2 * unit, 2);
-          Value dot = buildUnitDot(b, loc, cfg.decode, words, prepared);
-          Value scale = arith::MulFOp::create(b, loc, sa, sb);
-          result[r] = math::FmaOp::create(b, loc, dot, scale, result[r]);
+        SmallVector<Value> prepared =
+            preparedVec ? loadPreparedUnit(kByte, unit)
+                        : buildPrepareVectorUnit(
+                              b, loc, cfg.decode,
+                              ArrayRef<Value>(bWords).slice(2 * unit, 2));
+        for (size_t r = 0; r < rows.size(); ++r) {
+          int64_t base = (u * rows.size() + r) * wordsPerLoad + 2 * unit;
+          Value dot =
+              buildUnitDot(b, loc, cfg.decode, aWords.slice(base, 2), prepared);
+          // (dot * sa) is exact, so the fma rounds once, as dot * (sa * sb)
+          // would; but two large ue8m0 scales never meet in an overflowing
+          // product that a zero dot would turn into NaN.
+          Value scaled = arith::MulFOp::create(b, loc, dot, sas[r][unit]);
+          result[r] = math::FmaOp::create(b, loc, scaled, sbs[unit], result[r]);
         }
       }
     }
     return result;
   }
 
-  /// scf.for over steps [lo, hi) in groups of `group` steps.
+  /// Steps [lo, hi) in groups of `group`. With prefetching, the loop carries
+  /// the words of the next group, loaded before the current group's decode,
+  /// so a thread's loads stay in flight while it computes.
   SmallVector<Value> buildStepLoop(int64_t lo, int64_t hi, int64_t group,
                                    ArrayRef<Value> acc) {
+    SmallVector<Value> result(acc.begin(), acc.end());
     if (hi <= lo)
-      return SmallVector<Value>(acc.begin(), acc.end());
+      return result;
+    int64_t numAcc = acc.size();
+    auto body = [&](Value s, ArrayRef<Value> iter,
+                    bool prefetch) -> SmallVector<Value> {
+      if (!prefetch)
+        return computeSteps(s, group, loadSteps(s, group),
+                            iter.take_front(numAcc));
+      SmallVector<Value> next = loadSteps(s, group);
+      Value previous = arith::SubIOp::create(b, loc, s, idx(b, loc, group));
+      SmallVector<Value> out = computeSteps(
+          previous, group, iter.drop_front(numAcc), iter.take_front(numAcc));
+      llvm::append_range(out, next);
+      return out;
+    };
+    bool prefetch = cfg.prefetch && hi - lo > group;
+    int64_t loopLo = lo;
+    if (prefetch) {
+      llvm::append_range(result, loadSteps(idx(b, loc, lo), group));
+      loopLo = lo + group;
+    }
     auto loop = scf::ForOp::create(
-        b, loc, idx(b, loc, lo), idx(b, loc, hi), idx(b, loc, group), acc,
-        [&](OpBuilder &nb, Location, Value s, ValueRange iter) {
+        b, loc, idx(b, loc, loopLo), idx(b, loc, hi), idx(b, loc, group),
+        result, [&](OpBuilder &nb, Location, Value s, ValueRange iter) {
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-          SmallVector<Value> next =
-              buildSteps(s, group, SmallVector<Value>(iter));
-          scf::YieldOp::create(b, loc, next);
+          scf::YieldOp::create(b, loc,
+                               body(s, SmallVector<Value>(iter), prefetch));
         });
-    return loop.getResults();
+    SmallVector<Value> carried(loop.getResults());
+    if (!prefetch)
+      return carried;
+    return computeSteps(idx(b, loc, hi - group), group,
+                        ArrayRef<Value>(carried).drop_front(numAcc),
+                        ArrayRef<Value>(carried).take_front(numAcc));
   }
 
   void build() {
@@ -181,17 +309,27 @@ struct KernelBuilder {
     lane = arith::RemUIOp::create(b, loc, tid, idx(b, loc, cfg.lanesPerRow));
     Value group =
         arith::DivUIOp::create(b, loc, tid, idx(b, loc, cfg.lanesPerRow));
-    rowFirst = addi(b, loc, muli(b, loc, blockRow, cfg.rowsPerBlock),
-                    muli(b, loc, group, cfg.rowsPerThread));
+    // Groups are numbered row group first, then K slice.
+    int64_t rowGroups = cfg.rowsPerBlock / cfg.rowsPerThread;
+    Value rowGroup =
+        arith::RemUIOp::create(b, loc, group, idx(b, loc, rowGroups));
+    slice = arith::DivUIOp::create(b, loc, group, idx(b, loc, rowGroups));
+    int64_t steps = rowBytes() / stepBytes() / cfg.splitK;
+    if (cfg.splitK > 1)
+      sliceByte = muli(b, loc, slice, steps * stepBytes());
+    Value rowInBlock = muli(b, loc, rowGroup, cfg.rowsPerThread);
+    rowFirst =
+        addi(b, loc, muli(b, loc, blockRow, cfg.rowsPerBlock), rowInBlock);
     // Rows past M read the last row (always valid memory) and store nothing.
     for (int64_t r = 0; r < cfg.rowsPerThread; ++r)
-      rows.push_back(arith::MinUIOp::create(
-          b, loc, addi(b, loc, rowFirst, idx(b, loc, r)),
-          idx(b, loc, numRows() - 1)));
+      rows.push_back(
+          arith::MinUIOp::create(b, loc, addi(b, loc, rowFirst, idx(b, loc, r)),
+                                 idx(b, loc, numRows() - 1)));
 
+    if (preparedVec)
+      buildSharedVectorPrologue(tid);
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
     SmallVector<Value> acc(cfg.rowsPerThread, zero);
-    int64_t steps = rowBytes() / stepBytes();
     int64_t mainSteps = steps / cfg.loadsInFlight * cfg.loadsInFlight;
     acc = buildStepLoop(0, mainSteps, cfg.loadsInFlight, acc);
     acc = buildStepLoop(mainSteps, steps, 1, acc);
@@ -206,16 +344,38 @@ struct KernelBuilder {
 
     Value isLeader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                            lane, idx(b, loc, 0));
+    if (cfg.splitK > 1) {
+      // Every slice's leader parks its sums; slice 0 adds them in order.
+      auto park = scf::IfOp::create(b, loc, isLeader, false);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(park.thenBlock());
+        for (auto [r, v] : llvm::enumerate(acc))
+          memref::StoreOp::create(
+              b, loc, v, partials,
+              ValueRange{slice, addi(b, loc, rowInBlock, idx(b, loc, r))});
+      }
+      gpu::BarrierOp::create(b, loc);
+      Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          slice, idx(b, loc, 0));
+      isLeader = arith::AndIOp::create(b, loc, isLeader, first);
+    }
     Type outType = op.getC().getType().getElementType();
     for (auto [r, v] : llvm::enumerate(acc)) {
       Value row = addi(b, loc, rowFirst, idx(b, loc, r));
-      Value inRange = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::ult, row, idx(b, loc, numRows()));
+      Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                            row, idx(b, loc, numRows()));
       Value store = arith::AndIOp::create(b, loc, isLeader, inRange);
       auto ifOp = scf::IfOp::create(b, loc, store, /*withElseRegion=*/false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
       Value result = v;
+      Value slot = addi(b, loc, rowInBlock, idx(b, loc, r));
+      for (int64_t k = 1; k < cfg.splitK; ++k)
+        result = arith::AddFOp::create(
+            b, loc, result,
+            memref::LoadOp::create(b, loc, partials,
+                                   ValueRange{idx(b, loc, k), slot}));
       if (alpha)
         result = arith::MulFOp::create(b, loc, result, alpha);
       if (outType != f32)
@@ -229,17 +389,39 @@ struct KernelBuilder {
 
 void mlir::nvfp4::buildGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel,
                                       GemvOp op, const KernelConfig &cfg) {
+  Location loc = op.getLoc();
+  Value partials;
+  if (cfg.splitK > 1) {
+    auto workgroup = gpu::AddressSpaceAttr::get(
+        b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+    partials = kernel.addWorkgroupAttribution(
+        MemRefType::get({cfg.splitK, cfg.rowsPerBlock}, b.getF32Type(),
+                        MemRefLayoutAttrInterface(), workgroup),
+        loc);
+  }
+  Value preparedVec;
+  if (cfg.vectorInShared) {
+    auto workgroup = gpu::AddressSpaceAttr::get(
+        b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+    int64_t words = op.getA().getType().getDimSize(2) / 4;
+    preparedVec = kernel.addWorkgroupAttribution(
+        MemRefType::get({words * kPreparedWordsPerWord}, b.getI32Type(),
+                        MemRefLayoutAttrInterface(), workgroup),
+        loc);
+  }
   Block &entry = kernel.getBody().front();
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&entry);
-  KernelBuilder kb{b, op.getLoc(), op, cfg};
+  KernelBuilder kb{b, loc, op, cfg};
   kb.a = entry.getArgument(0);
   kb.sfa = entry.getArgument(1);
   kb.vec = entry.getArgument(2);
   kb.sfb = entry.getArgument(3);
   kb.c = entry.getArgument(4);
-  if (entry.getNumArguments() > 5)
+  if (kernel.getNumArguments() > 5)
     kb.alpha = entry.getArgument(5);
+  kb.partials = partials;
+  kb.preparedVec = preparedVec;
   kb.build();
-  gpu::ReturnOp::create(b, op.getLoc());
+  gpu::ReturnOp::create(b, loc);
 }

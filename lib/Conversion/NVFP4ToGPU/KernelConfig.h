@@ -18,6 +18,10 @@ struct KernelOptions {
   int64_t bytesPerLoad = 0, loadsInFlight = 0;
   std::string decode;
   bool cacheHints = true;
+  bool prefetch = true;
+  int64_t splitK = 0;
+  bool vectorInShared = false;
+  int64_t maxRegisters = 0;
 };
 
 /// Every choice resolved for one gemv shape.
@@ -27,13 +31,22 @@ struct KernelConfig {
   int64_t loadsInFlight;
   DecodeMethod decode;
   bool cacheHints;
-  int64_t threads() const { return rowsPerBlock / rowsPerThread * lanesPerRow; }
+  bool prefetch;
+  int64_t splitK;
+  bool vectorInShared;
+  int64_t maxRegisters;
+  int64_t threads() const {
+    return rowsPerBlock / rowsPerThread * lanesPerRow * splitK;
+  }
 };
 
 /// Resolves defaults for `op` (static shapes) and checks the options;
 /// reports a located error on `op` and fails when they cannot work.
 FailureOr<KernelConfig> resolveKernelConfig(GemvOp op,
                                             const KernelOptions &options);
+
+/// Bytes of static shared memory the kernel of `cfg` uses for `op`.
+int64_t sharedMemoryBytes(GemvOp op, const KernelConfig &cfg);
 
 StringRef stringifyDecodeMethod(DecodeMethod method);
 

@@ -1,12 +1,14 @@
 //===- NVFP4ToGPU.cpp - the convert-nvfp4-to-gpu pass ---------------------===//
 //
-// Outlines every nvfp4.gemv into its own gpu.module (one PTX file, one
-// kernel) and launches it with gpu.launch_func. The launch carries an
+// Outlines every nvfp4.gemv and nvfp4.convert_scale_layout into its own
+// gpu.module (one PTX file, one kernel) and launches it with
+// gpu.launch_func. The launch carries an
 // `nvfp4.launch` dictionary, everything a runtime without MLIR needs to
 // launch the kernel; nvfp4-export-kernels turns it into a manifest.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ConvertScaleLayoutKernel.h"
 #include "GemvKernel.h"
 #include "KernelConfig.h"
 
@@ -79,8 +81,59 @@ DictionaryAttr launchInfo(OpBuilder &b, GemvOp op, StringRef name,
   tun.append("loads_in_flight", b.getI64IntegerAttr(cfg.loadsInFlight));
   tun.append("decode", b.getStringAttr(stringifyDecodeMethod(cfg.decode)));
   tun.append("cache_hints", b.getBoolAttr(cfg.cacheHints));
+  tun.append("prefetch", b.getBoolAttr(cfg.prefetch));
+  tun.append("split_k", b.getI64IntegerAttr(cfg.splitK));
+  tun.append("vector_in_shared", b.getBoolAttr(cfg.vectorInShared));
+  tun.append("max_registers", b.getI64IntegerAttr(cfg.maxRegisters));
+  tun.append("static_shared_bytes",
+             b.getI64IntegerAttr(sharedMemoryBytes(op, cfg)));
   attrs.append("config", tun.getDictionary(b.getContext()));
   return attrs.getDictionary(b.getContext());
+}
+
+std::string kernelName(ConvertScaleLayoutOp op) {
+  auto [rows, cols] = convertMatrixSize(op);
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  os << "nvfp4_convert_scale_layout_" << rows << "x" << cols << "x"
+     << op.getDest().getType().getDimSize(0) << "_"
+     << stringifyScaleLayout(op.getFrom()) << "_to_"
+     << stringifyScaleLayout(op.getTo()) << "_"
+     << op.getDest().getType().getElementType();
+  return name;
+}
+
+DictionaryAttr launchInfo(OpBuilder &b, ConvertScaleLayoutOp op, StringRef name,
+                          StringRef chip, const ConvertLaunch &launch) {
+  auto [rows, cols] = convertMatrixSize(op);
+  std::string element;
+  llvm::raw_string_ostream os(element);
+  os << op.getDest().getType().getElementType();
+  NamedAttrList attrs;
+  attrs.append("kernel", b.getStringAttr(name));
+  attrs.append("chip", b.getStringAttr(chip));
+  attrs.append("op", b.getStringAttr("convert_scale_layout"));
+  attrs.append("rows", b.getI64IntegerAttr(rows));
+  attrs.append("cols", b.getI64IntegerAttr(cols));
+  attrs.append("l", b.getI64IntegerAttr(launch.gridY));
+  attrs.append("from", b.getStringAttr(stringifyScaleLayout(op.getFrom())));
+  attrs.append("to", b.getStringAttr(stringifyScaleLayout(op.getTo())));
+  attrs.append("element", b.getStringAttr(element));
+  attrs.append("grid", b.getI64ArrayAttr({launch.gridX, launch.gridY, 1}));
+  attrs.append("block", b.getI64ArrayAttr({launch.threads(), 1, 1}));
+  attrs.append("shared_bytes", b.getI64IntegerAttr(0));
+  attrs.append("params", b.getStrArrayAttr({"source", "dest"}));
+  return attrs.getDictionary(b.getContext());
+}
+
+/// The chips the kernels are written for (resolveKernelConfig checks the
+/// same set for gemv).
+LogicalResult checkChip(Operation *op, StringRef chip) {
+  if (chip == "sm_90a" || chip == "sm_90" || chip == "sm_100a" ||
+      chip == "sm_100")
+    return success();
+  return op->emitOpError() << "unsupported chip '" << chip
+                           << "' (expected sm_90a or sm_100a)";
 }
 
 struct ConvertNVFP4ToGPUPass
@@ -89,19 +142,81 @@ struct ConvertNVFP4ToGPUPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    KernelOptions options{chip,          rowsPerBlock,  rowsPerThread,
-                          lanesPerRow,   bytesPerLoad,  loadsInFlight,
-                          decode,        cacheHints};
-    SmallVector<GemvOp> gemvs;
-    module.walk([&](GemvOp op) { gemvs.push_back(op); });
-    if (gemvs.empty())
+    KernelOptions options{chip,        rowsPerBlock,   rowsPerThread,
+                          lanesPerRow, bytesPerLoad,   loadsInFlight,
+                          decode,      cacheHints,     prefetch,
+                          splitK,      vectorInShared, maxRegisters};
+    // In program order, so kernels appear in the order of their ops.
+    SmallVector<Operation *> ops;
+    module.walk([&](Operation *op) {
+      if (isa<GemvOp, ConvertScaleLayoutOp>(op))
+        ops.push_back(op);
+    });
+    if (ops.empty())
       return;
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(&getContext()));
     SymbolTable symbols(module);
-    for (GemvOp op : gemvs)
-      if (failed(lowerGemv(op, options, symbols)))
+    for (Operation *op : ops) {
+      LogicalResult lowered =
+          isa<GemvOp>(op)
+              ? lowerGemv(cast<GemvOp>(op), options, symbols)
+              : lowerConvert(cast<ConvertScaleLayoutOp>(op), symbols);
+      if (failed(lowered))
         return signalPassFailure();
+    }
+  }
+
+  /// A gpu.module for one kernel, inserted (and uniquely named) at the end
+  /// of the module.
+  gpu::GPUModuleOp createKernelModule(OpBuilder &b, Location loc,
+                                      StringRef chipName, StringRef name,
+                                      SymbolTable &symbols) {
+    // PTX 8.8 covers both sm_90a and sm_100a.
+    b.setInsertionPointToEnd(getOperation().getBody());
+    auto target =
+        NVVM::NVVMTargetAttr::get(&getContext(), /*optLevel=*/3,
+                                  "nvptx64-nvidia-cuda", chipName, "+ptx88");
+    auto gpuModule =
+        gpu::GPUModuleOp::create(b, loc, name, b.getArrayAttr({target}));
+    symbols.insert(gpuModule); // renames on a clash
+    return gpuModule;
+  }
+
+  LogicalResult lowerConvert(ConvertScaleLayoutOp op, SymbolTable &symbols) {
+    if (failed(checkChip(op, chip)))
+      return failure();
+    FailureOr<ConvertLaunch> launchDims = resolveConvertLaunch(op);
+    if (failed(launchDims))
+      return failure();
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    auto gpuModule = createKernelModule(b, loc, chip, kernelName(op), symbols);
+    std::string name = gpuModule.getName().str();
+
+    b.setInsertionPointToStart(gpuModule.getBody());
+    auto kernel = gpu::GPUFuncOp::create(
+        b, loc, name,
+        b.getFunctionType({op.getSource().getType(), op.getDest().getType()},
+                          {}));
+    kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+    kernel.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
+        {static_cast<int32_t>(launchDims->threads()), 1, 1}));
+    buildConvertScaleLayoutKernelBody(b, kernel, op);
+
+    b.setInsertionPoint(op);
+    auto cst = [&](int64_t v) {
+      return arith::ConstantIndexOp::create(b, loc, v).getResult();
+    };
+    auto launch = gpu::LaunchFuncOp::create(
+        b, loc, kernel,
+        gpu::KernelDim3{cst(launchDims->gridX), cst(launchDims->gridY), cst(1)},
+        gpu::KernelDim3{cst(launchDims->threads()), cst(1), cst(1)},
+        /*dynamicSharedMemorySize=*/Value(),
+        ValueRange{op.getSource(), op.getDest()});
+    launch->setAttr("nvfp4.launch", launchInfo(b, op, name, chip, *launchDims));
+    op.erase();
+    return success();
   }
 
   LogicalResult lowerGemv(GemvOp op, const KernelOptions &options,
@@ -115,12 +230,12 @@ struct ConvertNVFP4ToGPUPass
 
     // One gpu.module a kernel; PTX 8.8 covers both sm_90a and sm_100a.
     b.setInsertionPointToEnd(module.getBody());
-    auto target = NVVM::NVVMTargetAttr::get(&getContext(), /*optLevel=*/3,
-                                            "nvptx64-nvidia-cuda", cfg->chip,
-                                            "+ptx88");
+    auto target =
+        NVVM::NVVMTargetAttr::get(&getContext(), /*optLevel=*/3,
+                                  "nvptx64-nvidia-cuda", cfg->chip, "+ptx88");
     std::string name = kernelName(op);
-    auto gpuModule = gpu::GPUModuleOp::create(b, loc, name,
-                                              b.getArrayAttr({target}));
+    auto gpuModule =
+        gpu::GPUModuleOp::create(b, loc, name, b.getArrayAttr({target}));
     symbols.insert(gpuModule); // renames on a clash
     name = gpuModule.getName().str();
 
@@ -130,11 +245,14 @@ struct ConvertNVFP4ToGPUPass
     if (op.getAlpha())
       argTypes.push_back(b.getF32Type());
     b.setInsertionPointToStart(gpuModule.getBody());
-    auto kernel = gpu::GPUFuncOp::create(
-        b, loc, name, b.getFunctionType(argTypes, {}));
+    auto kernel =
+        gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
     kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-    kernel.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
-        {static_cast<int32_t>(cfg->threads()), 1, 1}));
+    kernel.setKnownBlockSizeAttr(
+        b.getDenseI32ArrayAttr({static_cast<int32_t>(cfg->threads()), 1, 1}));
+    if (cfg->maxRegisters)
+      kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                      b.getI32IntegerAttr(cfg->maxRegisters));
     buildGemvKernelBody(b, kernel, op, *cfg);
 
     int64_t rows = op.getA().getType().getDimSize(1);

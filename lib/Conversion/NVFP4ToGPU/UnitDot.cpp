@@ -35,6 +35,8 @@ Value xori(OpBuilder &b, Location loc, Value x, int64_t m) {
 
 constexpr int64_t kTableLo = 0x03020100, kTableHi = 0x0C080604;
 constexpr int64_t kSignBits = 0x88888888, kByteMsbs = 0x80808080;
+constexpr int64_t kMagicBits = 0x4B400000; // 1.5 * 2^23
+constexpr float kMagicValue = 12582912.0f;
 
 Value lookup(OpBuilder &b, Location loc, Value selector) {
   return NVVM::PermuteOp::create(
@@ -70,12 +72,12 @@ Value asBytes(OpBuilder &b, Location loc, Value word) {
 
 SmallVector<Value> prepareDp4a(OpBuilder &b, Location loc,
                                ArrayRef<Value> words) {
-  // Signed bytes 2b and -2b for every half word.
+  // Signed bytes 2b and -2b for every half word, as i32 words (4 per word).
   SmallVector<Value> prepared;
   for (auto [sel, flipped] : halfSelectors(b, loc, words)) {
     Value pos = lookup(b, loc, sel), neg = lookup(b, loc, flipped);
-    prepared.push_back(asBytes(b, loc, byteSub(b, loc, pos, neg)));
-    prepared.push_back(asBytes(b, loc, byteSub(b, loc, neg, pos)));
+    prepared.push_back(byteSub(b, loc, pos, neg));
+    prepared.push_back(byteSub(b, loc, neg, pos));
   }
   return prepared;
 }
@@ -84,17 +86,25 @@ Value dotDp4a(OpBuilder &b, Location loc, ArrayRef<Value> words,
               ArrayRef<Value> prepared) {
   auto sType = NVVM::DotAccumulateTypeAttr::get(
       b.getContext(), NVVM::DotAccumulateType::SIGNED);
-  Value acc = i32c(b, loc, 0);
+  // The integer sum starts at the bits of 1.5 * 2^23: while |sum| < 2^22 the
+  // accumulator stays the bit pattern of the f32 1.5 * 2^23 + sum, so one
+  // f32 subtraction converts it (no I2F, which issues at a quarter rate).
+  Value acc = i32c(b, loc, kMagicBits);
   for (auto [i, half] : llvm::enumerate(halfSelectors(b, loc, words))) {
     Value pos = asBytes(b, loc, lookup(b, loc, half.first));
     Value neg = asBytes(b, loc, lookup(b, loc, half.second));
     acc = NVVM::DotAccumulate4WayOp::create(b, loc, b.getI32Type(), pos, sType,
-                                            prepared[2 * i], sType, acc);
-    acc = NVVM::DotAccumulate4WayOp::create(b, loc, b.getI32Type(), neg, sType,
-                                            prepared[2 * i + 1], sType, acc);
+                                            asBytes(b, loc, prepared[2 * i]),
+                                            sType, acc);
+    acc = NVVM::DotAccumulate4WayOp::create(
+        b, loc, b.getI32Type(), neg, sType,
+        asBytes(b, loc, prepared[2 * i + 1]), sType, acc);
   }
-  // |acc| <= 16 * 144, exact in f32.
-  return arith::SIToFPOp::create(b, loc, b.getF32Type(), acc);
+  // |sum| <= 16 * 144, far below 2^22.
+  Value biased = arith::BitcastOp::create(b, loc, b.getF32Type(), acc);
+  return arith::SubFOp::create(
+      b, loc, biased,
+      arith::ConstantOp::create(b, loc, b.getF32FloatAttr(kMagicValue)));
 }
 
 //===----------------------------------------------------------------------===//
@@ -103,7 +113,8 @@ Value dotDp4a(OpBuilder &b, Location loc, ArrayRef<Value> words,
 // (|sum| <= 8 * 36, multiples of 1/4).
 //===----------------------------------------------------------------------===//
 
-SmallVector<Value> unitBytes(OpBuilder &b, Location loc, ArrayRef<Value> words) {
+SmallVector<Value> unitBytes(OpBuilder &b, Location loc,
+                             ArrayRef<Value> words) {
   SmallVector<Value> bytes;
   for (Value w : words)
     for (int64_t i = 0; i < 4; ++i)
@@ -130,11 +141,12 @@ Value dotCvt(OpBuilder &b, Location loc, ArrayRef<Value> words,
              ArrayRef<Value> prepared) {
   auto vecType = VectorType::get({2}, b.getF16Type());
   Value acc = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(vecType, b.getF16FloatAttr(0.0).getValue()));
+      b, loc,
+      DenseElementsAttr::get(vecType, b.getF16FloatAttr(0.0).getValue()));
   for (auto [i, byte] : llvm::enumerate(unitBytes(b, loc, words)))
     acc = math::FmaOp::create(b, loc, cvtPair(b, loc, byte), prepared[i], acc);
-  Value wide = arith::ExtFOp::create(
-      b, loc, VectorType::get({2}, b.getF32Type()), acc);
+  Value wide =
+      arith::ExtFOp::create(b, loc, VectorType::get({2}, b.getF32Type()), acc);
   Value lo = vector::ExtractOp::create(b, loc, wide, 0);
   Value hi = vector::ExtractOp::create(b, loc, wide, 1);
   return arith::AddFOp::create(b, loc, lo, hi);
@@ -149,9 +161,10 @@ SmallVector<Value> decodeCodes(OpBuilder &b, Location loc,
   SmallVector<Value> values;
   for (Value w : words)
     for (int64_t i = 0; i < 8; ++i)
-      values.push_back(buildDecodeE2M1(
-          b, loc,
-          arith::TruncIOp::create(b, loc, b.getI8Type(), shr(b, loc, w, 4 * i))));
+      values.push_back(
+          buildDecodeE2M1(b, loc,
+                          arith::TruncIOp::create(b, loc, b.getI8Type(),
+                                                  shr(b, loc, w, 4 * i))));
   return values;
 }
 
@@ -180,8 +193,8 @@ SmallVector<Value> mlir::nvfp4::buildPrepareVectorUnit(OpBuilder &b,
   return {};
 }
 
-Value mlir::nvfp4::buildUnitDot(OpBuilder &b, Location loc,
-                                DecodeMethod method, ArrayRef<Value> words,
+Value mlir::nvfp4::buildUnitDot(OpBuilder &b, Location loc, DecodeMethod method,
+                                ArrayRef<Value> words,
                                 ArrayRef<Value> prepared) {
   switch (method) {
   case DecodeMethod::Dp4a:

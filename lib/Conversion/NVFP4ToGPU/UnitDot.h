@@ -15,7 +15,9 @@
 
 namespace mlir::nvfp4 {
 
-/// b's unit (two i32 words) in the form `buildUnitDot` consumes.
+/// b's unit (two i32 words) in the form `buildUnitDot` consumes. For dp4a
+/// these are `kPreparedWordsPerWord` i32 words per word of b, which a kernel
+/// may also keep in shared memory.
 SmallVector<Value> buildPrepareVectorUnit(OpBuilder &b, Location loc,
                                           DecodeMethod method,
                                           ArrayRef<Value> words);
@@ -27,6 +29,9 @@ Value buildUnitDot(OpBuilder &b, Location loc, DecodeMethod method,
 /// The factor buildUnitDot's result carries: 4 for dp4a (it multiplies twice
 /// the e2m1 values, which are integers), 1 otherwise.
 float unitDotScale(DecodeMethod method);
+
+/// i32 words buildPrepareVectorUnit makes of one word of b under dp4a.
+inline constexpr int64_t kPreparedWordsPerWord = 4;
 
 } // namespace mlir::nvfp4
 

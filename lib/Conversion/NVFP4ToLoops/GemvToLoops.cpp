@@ -8,6 +8,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::nvfp4;
 
@@ -40,15 +42,15 @@ struct GemvLowering : public OpRewritePattern<GemvOp> {
           [&](OpBuilder &b, Location loc, Value kb, ValueRange acc) {
             Value sa = buildDecodeScale(
                 b, loc,
-                buildLoadScaleBits(b, loc, op.getSfa(),
-                                   buildScaleIndices(b, loc, layout, false, l,
-                                                     m, kb)),
+                buildLoadScaleBits(
+                    b, loc, op.getSfa(),
+                    buildScaleIndices(b, loc, layout, false, l, m, kb)),
                 format);
             Value sb = buildDecodeScale(
                 b, loc,
-                buildLoadScaleBits(b, loc, op.getSfb(),
-                                   buildScaleIndices(b, loc, layout, true, l,
-                                                     c0, kb)),
+                buildLoadScaleBits(
+                    b, loc, op.getSfb(),
+                    buildScaleIndices(b, loc, layout, true, l, c0, kb)),
                 format);
             Value first = arith::MulIOp::create(b, loc, kb, bytesPerBlock);
             auto dot = scf::ForOp::create(
@@ -70,9 +72,25 @@ struct GemvLowering : public OpRewritePattern<GemvOp> {
             // Both products are exact in f32; only the sum over blocks rounds.
             Value scale = arith::MulFOp::create(b, loc, sa, sb);
             Value term = arith::MulFOp::create(b, loc, dot.getResult(0), scale);
-            scf::YieldOp::create(b, loc,
-                                 arith::AddFOp::create(b, loc, acc[0], term)
-                                     .getResult());
+            if (format == ScaleFormat::MXFP4) {
+              // Two ue8m0 scales multiply to up to 2^254, infinite in f32; a
+              // zero dot product still adds 0 there (0 * inf would be NaN).
+              // A NaN scale still makes the term NaN.
+              Value infScale = arith::CmpFOp::create(
+                  b, loc, arith::CmpFPredicate::OEQ, scale,
+                  arith::ConstantOp::create(
+                      b, loc,
+                      b.getF32FloatAttr(
+                          std::numeric_limits<float>::infinity())));
+              Value zeroDot = arith::CmpFOp::create(
+                  b, loc, arith::CmpFPredicate::OEQ, dot.getResult(0), zero);
+              term = arith::SelectOp::create(
+                  b, loc, arith::AndIOp::create(b, loc, infScale, zeroDot),
+                  dot.getResult(0), term);
+            }
+            scf::YieldOp::create(
+                b, loc,
+                arith::AddFOp::create(b, loc, acc[0], term).getResult());
           });
       Value result = kbLoop.getResult(0);
       if (op.getAlpha())
@@ -115,15 +133,15 @@ struct ConvertScaleLayoutLowering
       rewriter.eraseOp(op);
       return success();
     }
-    buildLoopNest(b, loc, buildDims(b, loc, linear),
-                  [&](OpBuilder &b, ValueRange iv) {
-                    SmallVector<Value> from = buildScaleIndices(
-                        b, loc, op.getFrom(), false, iv[0], iv[1], iv[2]);
-                    SmallVector<Value> to = buildScaleIndices(
-                        b, loc, op.getTo(), false, iv[0], iv[1], iv[2]);
-                    Value v = memref::LoadOp::create(b, loc, src, from);
-                    memref::StoreOp::create(b, loc, v, dst, to);
-                  });
+    buildLoopNest(
+        b, loc, buildDims(b, loc, linear), [&](OpBuilder &b, ValueRange iv) {
+          SmallVector<Value> from = buildScaleIndices(
+              b, loc, op.getFrom(), false, iv[0], iv[1], iv[2]);
+          SmallVector<Value> to =
+              buildScaleIndices(b, loc, op.getTo(), false, iv[0], iv[1], iv[2]);
+          Value v = memref::LoadOp::create(b, loc, src, from);
+          memref::StoreOp::create(b, loc, v, dst, to);
+        });
     rewriter.eraseOp(op);
     return success();
   }
@@ -132,6 +150,5 @@ struct ConvertScaleLayoutLowering
 } // namespace
 
 void mlir::nvfp4::populateGemvToLoopsPatterns(RewritePatternSet &patterns) {
-  patterns.add<GemvLowering, ConvertScaleLayoutLowering>(
-      patterns.getContext());
+  patterns.add<GemvLowering, ConvertScaleLayoutLowering>(patterns.getContext());
 }

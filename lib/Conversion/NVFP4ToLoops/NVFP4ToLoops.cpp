@@ -23,8 +23,9 @@ void mlir::nvfp4::buildLoopNest(
   Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
   Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
   SmallVector<Value> lbs(upperBounds.size(), c0), steps(upperBounds.size(), c1);
-  scf::buildLoopNest(b, loc, lbs, upperBounds, steps,
-                     [&](OpBuilder &b, Location, ValueRange iv) { body(b, iv); });
+  scf::buildLoopNest(
+      b, loc, lbs, upperBounds, steps,
+      [&](OpBuilder &b, Location, ValueRange iv) { body(b, iv); });
 }
 
 SmallVector<Value> mlir::nvfp4::buildDims(OpBuilder &b, Location loc,
@@ -36,9 +37,8 @@ SmallVector<Value> mlir::nvfp4::buildDims(OpBuilder &b, Location loc,
   return dims;
 }
 
-std::pair<Value, Value> mlir::nvfp4::buildDecodeE2M1Pair(OpBuilder &b,
-                                                         Location loc,
-                                                         Value byte) {
+std::pair<Value, Value>
+mlir::nvfp4::buildDecodeE2M1Pair(OpBuilder &b, Location loc, Value byte) {
   Value lo = buildDecodeE2M1(b, loc, byte);
   Value hi = buildDecodeE2M1(
       b, loc,

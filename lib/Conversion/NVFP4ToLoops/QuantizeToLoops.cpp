@@ -96,61 +96,75 @@ struct QuantizeLowering : public OpRewritePattern<QuantizeOp> {
       memref::StoreOp::create(b, loc, gs, gsMem, ValueRange{});
     }
 
-    buildLoopNest(b, loc, {dims[0], dims[1], blocks}, [&](OpBuilder &b,
-                                                          ValueRange iv) {
-      Value l = iv[0], r = iv[1], kb = iv[2];
-      Value first = arith::MulIOp::create(b, loc, kb, blockSize);
-      Value amax = buildBlockAmax(b, loc, input, l, r, first, blockSize);
-      Value scaleBits;
-      if (format == ScaleFormat::NVFP4) {
-        Value target = arith::DivFOp::create(
-            b, loc, arith::MulFOp::create(b, loc, amax, gs),
-            f32Const(b, loc, 6.0f));
-        scaleBits = buildEncodeE4M3FN(b, loc, target);
-      } else {
-        Value isZero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
-                                             amax, f32Const(b, loc, 0.0f));
-        scaleBits = arith::SelectOp::create(
-            b, loc, isZero, arith::ConstantIntOp::create(b, loc, 0, 8),
-            buildEncodeUE8M0ForE2M1(b, loc, amax));
-      }
-      buildStoreScaleBits(
-          b, loc, scaleBits, op.getScales(),
-          buildScaleIndices(b, loc, op.getLayout(), false, l, r, kb));
-      Value scale = buildDecodeScale(b, loc, scaleBits, format);
-      // NVFP4 multiplies by gs / s; a zero scale zeroes the whole block.
-      Value inv = arith::DivFOp::create(b, loc, gs, scale);
-      Value zeroScale = arith::CmpFOp::create(
-          b, loc, arith::CmpFPredicate::OEQ, scale, f32Const(b, loc, 0.0f));
-      auto encode = [&](Value x) -> Value {
-        if (format == ScaleFormat::MXFP4)
-          return buildEncodeE2M1(b, loc,
-                                 arith::DivFOp::create(b, loc, x, scale));
-        Value code =
-            buildEncodeE2M1(b, loc, arith::MulFOp::create(b, loc, x, inv));
-        return arith::SelectOp::create(
-            b, loc, zeroScale, arith::ConstantIntOp::create(b, loc, 0, 8),
-            code);
-      };
-      Value firstByte = arith::MulIOp::create(b, loc, kb, halfBlock);
-      buildLoopNest(b, loc, {halfBlock}, [&](OpBuilder &b, ValueRange jv) {
-        Value byteIdx = arith::AddIOp::create(b, loc, firstByte, jv[0]);
-        Value k = arith::MulIOp::create(
-            b, loc, byteIdx, arith::ConstantIndexOp::create(b, loc, 2));
-        Value k1 = arith::AddIOp::create(
-            b, loc, k, arith::ConstantIndexOp::create(b, loc, 1));
-        Value lo = encode(loadAsF32(b, loc, input, {l, r, k}));
-        Value hi = encode(loadAsF32(b, loc, input, {l, r, k1}));
-        Value packed = arith::OrIOp::create(
-            b, loc,
-            arith::AndIOp::create(b, loc, lo,
-                                  arith::ConstantIntOp::create(b, loc, 15, 8)),
-            arith::ShLIOp::create(b, loc, hi,
-                                  arith::ConstantIntOp::create(b, loc, 4, 8)));
-        memref::StoreOp::create(b, loc, packed, op.getData(),
-                                ValueRange{l, r, byteIdx});
-      });
-    });
+    // Blocked scales: padding bytes are zero (docs/numerics.md section 4).
+    if (op.getLayout() == ScaleLayout::Blocked128x4) {
+      Value zeroBits = arith::ConstantIntOp::create(b, loc, 0, 8);
+      buildLoopNest(b, loc, buildDims(b, loc, op.getScales()),
+                    [&](OpBuilder &b, ValueRange iv) {
+                      buildStoreScaleBits(b, loc, zeroBits, op.getScales(), iv);
+                    });
+    }
+
+    buildLoopNest(
+        b, loc, {dims[0], dims[1], blocks}, [&](OpBuilder &b, ValueRange iv) {
+          Value l = iv[0], r = iv[1], kb = iv[2];
+          Value first = arith::MulIOp::create(b, loc, kb, blockSize);
+          Value amax = buildBlockAmax(b, loc, input, l, r, first, blockSize);
+          Value scaleBits;
+          if (format == ScaleFormat::NVFP4) {
+            Value target = arith::DivFOp::create(
+                b, loc, arith::MulFOp::create(b, loc, amax, gs),
+                f32Const(b, loc, 6.0f));
+            scaleBits = buildEncodeE4M3FN(b, loc, target);
+          } else {
+            Value isZero =
+                arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, amax,
+                                      f32Const(b, loc, 0.0f));
+            scaleBits = arith::SelectOp::create(
+                b, loc, isZero, arith::ConstantIntOp::create(b, loc, 0, 8),
+                buildEncodeUE8M0ForE2M1(b, loc, amax));
+          }
+          buildStoreScaleBits(
+              b, loc, scaleBits, op.getScales(),
+              buildScaleIndices(b, loc, op.getLayout(), false, l, r, kb));
+          Value scale = buildDecodeScale(b, loc, scaleBits, format);
+          // NVFP4 multiplies by gs / s; MXFP4 divides by the power of two. A
+          // block that quantizes to nothing (NVFP4: zero scale; MXFP4: bmax ==
+          // 0, whose scale byte 0 is 2^-127, not 0) gets +0 codes whatever the
+          // signs.
+          Value inv = arith::DivFOp::create(b, loc, gs, scale);
+          Value zeroBlock =
+              arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                    format == ScaleFormat::MXFP4 ? amax : scale,
+                                    f32Const(b, loc, 0.0f));
+          auto encode = [&](Value x) -> Value {
+            Value scaled =
+                format == ScaleFormat::MXFP4
+                    ? arith::DivFOp::create(b, loc, x, scale).getResult()
+                    : arith::MulFOp::create(b, loc, x, inv).getResult();
+            return arith::SelectOp::create(
+                b, loc, zeroBlock, arith::ConstantIntOp::create(b, loc, 0, 8),
+                buildEncodeE2M1(b, loc, scaled));
+          };
+          Value firstByte = arith::MulIOp::create(b, loc, kb, halfBlock);
+          buildLoopNest(b, loc, {halfBlock}, [&](OpBuilder &b, ValueRange jv) {
+            Value byteIdx = arith::AddIOp::create(b, loc, firstByte, jv[0]);
+            Value k = arith::MulIOp::create(
+                b, loc, byteIdx, arith::ConstantIndexOp::create(b, loc, 2));
+            Value k1 = arith::AddIOp::create(
+                b, loc, k, arith::ConstantIndexOp::create(b, loc, 1));
+            Value lo = encode(loadAsF32(b, loc, input, {l, r, k}));
+            Value hi = encode(loadAsF32(b, loc, input, {l, r, k1}));
+            Value packed = arith::OrIOp::create(
+                b, loc,
+                arith::AndIOp::create(
+                    b, loc, lo, arith::ConstantIntOp::create(b, loc, 15, 8)),
+                arith::ShLIOp::create(
+                    b, loc, hi, arith::ConstantIntOp::create(b, loc, 4, 8)));
+            memref::StoreOp::create(b, loc, packed, op.getData(),
+                                    ValueRange{l, r, byteIdx});
+          });
+        });
     rewriter.eraseOp(op);
     return success();
   }
@@ -200,7 +214,6 @@ struct DequantizeLowering : public OpRewritePattern<DequantizeOp> {
 
 } // namespace
 
-void mlir::nvfp4::populateQuantizeToLoopsPatterns(
-    RewritePatternSet &patterns) {
+void mlir::nvfp4::populateQuantizeToLoopsPatterns(RewritePatternSet &patterns) {
   patterns.add<QuantizeLowering, DequantizeLowering>(patterns.getContext());
 }

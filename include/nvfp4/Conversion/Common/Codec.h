@@ -1,4 +1,5 @@
-//===- Codec.h - IR for FP4 and scale encodings and scale indexing -*- C++ -*-===//
+//===- Codec.h - IR for FP4 and scale encodings and scale indexing -*- C++
+//-*-===//
 //
 // Builders shared by the lowerings: decoding e2m1 codes and e4m3fn/ue8m0
 // scales to f32, encoding f32 to them (round to nearest even), and the memref

@@ -10,8 +10,8 @@
 using namespace mlir;
 using namespace mlir::nvfp4;
 
-#include "nvfp4/Dialect/NVFP4/IR/NVFP4OpsDialect.cpp.inc"
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Enums.cpp.inc"
+#include "nvfp4/Dialect/NVFP4/IR/NVFP4OpsDialect.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Attrs.cpp.inc"

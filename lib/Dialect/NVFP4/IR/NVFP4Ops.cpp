@@ -36,9 +36,8 @@ struct ExpectedDim {
 LogicalResult checkShape(Operation *op, StringRef name, MemRefType type,
                          ArrayRef<ExpectedDim> dims) {
   if (type.getRank() != static_cast<int64_t>(dims.size()))
-    return op->emitOpError()
-           << name << " must have rank " << dims.size() << ", got rank "
-           << type.getRank();
+    return op->emitOpError() << name << " must have rank " << dims.size()
+                             << ", got rank " << type.getRank();
   for (auto [i, dim] : llvm::enumerate(dims)) {
     int64_t actual = type.getDimSize(i);
     if (isDyn(actual) || isDyn(dim.size) || actual == dim.size)
@@ -64,7 +63,8 @@ SmallVector<ExpectedDim> scaleShape(ScaleLayout layout, int64_t batch,
   dims.push_back({batch, "the batch size " + sizeText("L", batch)});
   if (layout == ScaleLayout::Linear) {
     if (!isVector)
-      dims.push_back({rows, "the linear layout with " + sizeText(rowName, rows)});
+      dims.push_back(
+          {rows, "the linear layout with " + sizeText(rowName, rows)});
     dims.push_back({cols, colWhy.str()});
     return dims;
   }
@@ -110,21 +110,23 @@ LogicalResult verifyPackedMatrix(Operation *op, StringRef dataName,
                                  MemRefType scales, ScaleFormat format,
                                  ScaleLayout layout, int64_t k) {
   if (data.getRank() != 3)
-    return op->emitOpError() << dataName << " must have rank 3 ([L, rows, K/2]), got rank "
-                             << data.getRank();
+    return op->emitOpError()
+           << dataName << " must have rank 3 ([L, rows, K/2]), got rank "
+           << data.getRank();
   int64_t batch = data.getDimSize(0), rows = data.getDimSize(1);
-  if (failed(checkShape(op, dataName, data,
-                        {{batch, ""}, {rows, ""},
-                         {divOrDyn(k, 2), "two values a byte with " +
-                                              sizeText("K", k)}})))
+  if (failed(checkShape(
+          op, dataName, data,
+          {{batch, ""},
+           {rows, ""},
+           {divOrDyn(k, 2), "two values a byte with " + sizeText("K", k)}})))
     return failure();
   if (failed(checkScaleType(op, scaleName, scales, format)))
     return failure();
   int64_t cols = divOrDyn(k, getBlockSize(format));
   return checkShape(op, scaleName, scales,
                     scaleShape(layout, batch, rows, cols, /*isVector=*/false,
-                               "rows", "one scale per block with " +
-                                           sizeText("K", k)));
+                               "rows",
+                               "one scale per block with " + sizeText("K", k)));
 }
 } // namespace
 
@@ -154,11 +156,11 @@ LogicalResult GemvOp::verify() {
   if (failed(checkScaleType(*this, "sfb", sfbType, format)))
     return failure();
   int64_t cols = divOrDyn(k, getBlockSize(format));
-  if (failed(checkShape(*this, "sfb", sfbType,
-                        scaleShape(getLayout(), batch, 1, cols,
-                                   /*isVector=*/true, "rows",
-                                   "one scale per block with " +
-                                       sizeText("K", k)))))
+  if (failed(checkShape(
+          *this, "sfb", sfbType,
+          scaleShape(getLayout(), batch, 1, cols,
+                     /*isVector=*/true, "rows",
+                     "one scale per block with " + sizeText("K", k)))))
     return failure();
   return checkShape(*this, "c", cType,
                     {{batch, "a with " + sizeText("L", batch)},
@@ -219,9 +221,9 @@ static LogicalResult verifyQuantized(Operation *op, ScaleFormat format,
            << "global_scale (two-level scaling) needs format nvfp4, got "
            << stringifyScaleFormat(format);
   if (values.getRank() != 3)
-    return op->emitOpError() << valuesName
-                             << " must have rank 3 ([L, rows, K]), got rank "
-                             << values.getRank();
+    return op->emitOpError()
+           << valuesName << " must have rank 3 ([L, rows, K]), got rank "
+           << values.getRank();
   int64_t k = values.getDimSize(2);
   std::string origin = (valuesName + " dimension 2").str();
   if (failed(checkBlockMultiple(op, k, format, origin)))
@@ -229,12 +231,12 @@ static LogicalResult verifyQuantized(Operation *op, ScaleFormat format,
   if (failed(verifyPackedMatrix(op, "data", data, "scales", scales, format,
                                 layout, k)))
     return failure();
-  return checkShape(op, valuesName, values,
-                    {{data.getDimSize(0), "data with " +
-                                              sizeText("L", data.getDimSize(0))},
-                     {data.getDimSize(1),
-                      "data with " + sizeText("rows", data.getDimSize(1))},
-                     {k, ""}});
+  return checkShape(
+      op, valuesName, values,
+      {{data.getDimSize(0), "data with " + sizeText("L", data.getDimSize(0))},
+       {data.getDimSize(1),
+        "data with " + sizeText("rows", data.getDimSize(1))},
+       {k, ""}});
 }
 
 LogicalResult QuantizeOp::verify() {

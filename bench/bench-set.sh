@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The benchmark set of docs/benchmarks.md: the five shapes of SPEC.md section
+# 5 with the default configuration, in the linear and the blocked128x4 scale
+# layouts, compiled into OUTDIR as bench_<layout>_<kernel>.{ptx,json}.
+#
+#   bench/bench-set.sh OUTDIR [CHIP]
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+out=${1:?usage: $0 OUTDIR [CHIP]}
+chip=${2:-sm_90a}
+for shape in "7168 16384 1" "4096 7168 8" "7168 2048 4" "4096 7168 1" \
+             "7168 2048 1"; do
+  for layout in linear blocked128x4; do
+    "$root/bench/compile.sh" "$out" "bench_$layout" "$shape --layout $layout" \
+      "chip=$chip"
+  done
+done
+ls "$out"/bench_*.json | wc -l

@@ -1,0 +1,190 @@
+//===- ConvertScaleLayoutKernel.cpp - scale layout conversion kernel ------===//
+//
+// One thread per destination byte: thread i of batch l writes byte i of that
+// batch of `dest`, so a warp's stores are 32 consecutive bytes. The thread
+// finds the scale (row, col) its byte holds, reads it from `source` at
+// buildScaleIndices(from, row, col) and stores it; a byte of a blocked
+// destination whose (row, col) lies outside the matrix is padding and gets
+// zero, so no separate fill is needed. The reads gather (a conversion is a
+// permutation), which costs little: scales are 1/8 of the matrix bytes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ConvertScaleLayoutKernel.h"
+
+#include "nvfp4/Conversion/Common/Codec.h"
+#include "nvfp4/Support/ScaleLayout.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+namespace lay = ::nvfp4::layout;
+
+namespace {
+
+/// (row, col) of the scale stored at byte `offset` of one batch of the
+/// blocked layout of a matrix with `cols` scale columns: the inverse of
+/// layout::blockedOffset, which the IR below mirrors.
+struct RowCol {
+  int64_t row, col;
+};
+constexpr RowCol blockedRowCol(int64_t offset, int64_t cols) {
+  int64_t atom = offset / lay::kAtomBytes, inAtom = offset % lay::kAtomBytes;
+  int64_t rowBlock = atom / lay::colBlocks(cols);
+  int64_t colBlock = atom % lay::colBlocks(cols);
+  // inAtom = (row % 32) * 16 + ((row % 128) / 32) * 4 + col % 4.
+  int64_t row = rowBlock * lay::kAtomRows +
+                (inAtom % lay::kLineBytes) / lay::kAtomCols * lay::kLaneRows +
+                inAtom / lay::kLineBytes;
+  int64_t col = colBlock * lay::kAtomCols + inAtom % lay::kAtomCols;
+  return {row, col};
+}
+
+/// True when blockedRowCol inverts blockedOffset on every byte of a matrix
+/// of two row blocks and `cols` columns.
+constexpr bool invertsBlockedOffset(int64_t cols) {
+  for (int64_t offset = 0; offset < lay::blockedBatchBytes(256, cols);
+       ++offset) {
+    RowCol rc = blockedRowCol(offset, cols);
+    if (lay::blockedOffset(rc.row, rc.col, cols) != offset)
+      return false;
+  }
+  return true;
+}
+static_assert(invertsBlockedOffset(4) && invertsBlockedOffset(7) &&
+                  invertsBlockedOffset(12),
+              "blockedRowCol must invert layout::blockedOffset");
+
+struct IndexOps {
+  OpBuilder &b;
+  Location loc;
+
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, int64_t f) {
+    return arith::MulIOp::create(b, loc, x, idx(f));
+  }
+  Value div(Value x, int64_t d) {
+    return arith::DivUIOp::create(b, loc, x, idx(d));
+  }
+  Value rem(Value x, int64_t d) {
+    return arith::RemUIOp::create(b, loc, x, idx(d));
+  }
+  Value ult(Value x, int64_t bound) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x,
+                                 idx(bound));
+  }
+  Value clamp(Value x, int64_t bound) {
+    return arith::MinUIOp::create(b, loc, x, idx(bound - 1));
+  }
+};
+
+} // namespace
+
+std::pair<int64_t, int64_t>
+mlir::nvfp4::convertMatrixSize(ConvertScaleLayoutOp op) {
+  MemRefType src = op.getSource().getType(), dst = op.getDest().getType();
+  if (op.getFrom() == ScaleLayout::Linear)
+    return {src.getDimSize(1), src.getDimSize(2)};
+  if (op.getTo() == ScaleLayout::Linear)
+    return {dst.getDimSize(1), dst.getDimSize(2)};
+  return {src.getDimSize(1) * lay::kAtomRows,
+          src.getDimSize(2) * lay::kAtomCols};
+}
+
+FailureOr<ConvertLaunch>
+mlir::nvfp4::resolveConvertLaunch(ConvertScaleLayoutOp op) {
+  for (Value v : {op.getSource(), op.getDest()}) {
+    auto t = cast<MemRefType>(v.getType());
+    if (!t.hasStaticShape() || !t.getLayout().isIdentity())
+      return op.emitOpError("needs static, identity-layout memrefs for the "
+                            "GPU lowering");
+  }
+  MemRefType dst = op.getDest().getType();
+  int64_t batchBytes = dst.getNumElements() / dst.getDimSize(0);
+  ConvertLaunch launch;
+  launch.gridX = lay::ceilDiv(batchBytes, kConvertThreads);
+  launch.gridY = dst.getDimSize(0);
+  if (launch.gridX > std::numeric_limits<int32_t>::max() ||
+      launch.gridY > 65535)
+    return op.emitOpError()
+           << "needs a grid of " << launch.gridX << " x " << launch.gridY
+           << " CTAs, more than CUDA allows (2^31 - 1 x "
+              "65535)";
+  return launch;
+}
+
+void mlir::nvfp4::buildConvertScaleLayoutKernelBody(OpBuilder &b,
+                                                    gpu::GPUFuncOp kernel,
+                                                    ConvertScaleLayoutOp op) {
+  Block &entry = kernel.getBody().front();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&entry);
+  Location loc = op.getLoc();
+  IndexOps o{b, loc};
+  Value src = entry.getArgument(0), dst = entry.getArgument(1);
+  MemRefType dstType = op.getDest().getType();
+  auto [rows, cols] = convertMatrixSize(op);
+  int64_t batchBytes = dstType.getNumElements() / dstType.getDimSize(0);
+
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value cta = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value batch = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  // Byte of this batch of dest the thread writes.
+  Value byte = o.add(o.mul(cta, kConvertThreads), tid);
+
+  // The last CTA of a batch runs past the end unless the batch is a whole
+  // number of CTAs (always the case for a blocked destination).
+  if (batchBytes % kConvertThreads != 0) {
+    auto inBounds = scf::IfOp::create(b, loc, o.ult(byte, batchBytes), false);
+    b.setInsertionPointToStart(inBounds.thenBlock());
+  }
+
+  SmallVector<Value> dstIndices;
+  Value bits;
+  if (op.getTo() == ScaleLayout::Linear) {
+    // dest[batch, row, col], read from wherever `from` keeps it.
+    Value row = o.div(byte, cols), col = o.rem(byte, cols);
+    dstIndices = {batch, row, col};
+    bits = buildLoadScaleBits(b, loc, src,
+                              buildScaleIndices(b, loc, op.getFrom(),
+                                                /*isVector=*/false, batch, row,
+                                                col));
+  } else {
+    // dest[batch, rowBlock, colBlock, inAtom]; blockedRowCol in IR.
+    int64_t colBlocks = dstType.getDimSize(2);
+    Value inAtom = o.rem(byte, lay::kAtomBytes);
+    Value atom = o.div(byte, lay::kAtomBytes);
+    Value rowBlock = o.div(atom, colBlocks), colBlock = o.rem(atom, colBlocks);
+    dstIndices = {batch, rowBlock, colBlock, inAtom};
+    if (op.getFrom() == ScaleLayout::Blocked128x4) {
+      // Same layout: a copy, padding included.
+      bits = buildLoadScaleBits(b, loc, src, dstIndices);
+    } else {
+      Value row = o.add(
+          o.add(o.mul(rowBlock, lay::kAtomRows),
+                o.mul(o.div(o.rem(inAtom, lay::kLineBytes), lay::kAtomCols),
+                      lay::kLaneRows)),
+          o.div(inAtom, lay::kLineBytes));
+      Value col =
+          o.add(o.mul(colBlock, lay::kAtomCols), o.rem(inAtom, lay::kAtomCols));
+      // Padding reads an in-bounds scale (no branch) and stores zero.
+      Value inside =
+          arith::AndIOp::create(b, loc, o.ult(row, rows), o.ult(col, cols));
+      Value scale = buildLoadScaleBits(
+          b, loc, src,
+          buildScaleIndices(b, loc, ScaleLayout::Linear, /*isVector=*/false,
+                            batch, o.clamp(row, rows), o.clamp(col, cols)));
+      Value zero = arith::ConstantIntOp::create(b, loc, 0, 8);
+      bits = arith::SelectOp::create(b, loc, inside, scale, zero);
+    }
+  }
+  buildStoreScaleBits(b, loc, bits, dst, dstIndices);
+  b.setInsertionPointToEnd(&entry);
+  gpu::ReturnOp::create(b, loc);
+}

@@ -1,0 +1,188 @@
+//===- NVFP4ToTcgen05.cpp - the convert-nvfp4-to-tcgen05 pass -------------===//
+//
+// Outlines every nvfp4.gemv into its own gpu.module for sm_100a holding one
+// tcgen05 kernel (Tcgen05Kernel.cpp), launched by gpu.launch_func with the
+// dynamic shared memory the stage ring needs. Like convert-nvfp4-to-gpu, the
+// launch carries an `nvfp4.launch` dictionary that nvfp4-export-kernels
+// writes out as the kernel's manifest; the kernel ABI is the same (bare
+// pointers a, sfa, b, sfb, c, then alpha when present).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Tcgen05Emitter.h"
+
+#include "nvfp4/Conversion/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::nvfp4 {
+#define GEN_PASS_DEF_CONVERTNVFP4TOTCGEN05
+#include "nvfp4/Conversion/Passes.h.inc"
+} // namespace mlir::nvfp4
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+namespace plan = ::nvfp4::tcgen05::plan;
+
+namespace {
+
+std::string kernelName(GemvOp op) {
+  MemRefType a = op.getA().getType();
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  os << "nvfp4_gemv_" << a.getDimSize(1) << "x" << a.getDimSize(2) * 2 << "x"
+     << a.getDimSize(0) << "_" << stringifyScaleFormat(op.getFormat()) << "_"
+     << stringifyScaleLayout(op.getLayout()) << "_"
+     << op.getC().getType().getElementType() << "_tcgen05";
+  return name;
+}
+
+/// Everything a runtime needs to launch the kernel (see docs/nvfp4-run.md),
+/// plus the strategy and the plan's choices.
+DictionaryAttr launchInfo(OpBuilder &b, GemvOp op, StringRef name,
+                          StringRef chip, const plan::GemvPlan &p) {
+  SmallVector<Attribute> params;
+  for (StringRef name : {"a", "sfa", "b", "sfb", "c"})
+    params.push_back(b.getStringAttr(name));
+  if (op.getAlpha())
+    params.push_back(b.getStringAttr("alpha"));
+  std::string output;
+  llvm::raw_string_ostream os(output);
+  os << op.getC().getType().getElementType();
+  NamedAttrList attrs;
+  attrs.append("kernel", b.getStringAttr(name));
+  attrs.append("chip", b.getStringAttr(chip));
+  attrs.append("op", b.getStringAttr("gemv"));
+  attrs.append("strategy", b.getStringAttr("tcgen05"));
+  attrs.append("m", b.getI64IntegerAttr(p.m));
+  attrs.append("k", b.getI64IntegerAttr(p.k));
+  attrs.append("l", b.getI64IntegerAttr(p.l));
+  attrs.append("scale_format",
+               b.getStringAttr(stringifyScaleFormat(op.getFormat())));
+  attrs.append("scale_layout",
+               b.getStringAttr(stringifyScaleLayout(op.getLayout())));
+  attrs.append("output", b.getStringAttr(output));
+  attrs.append("grid", b.getI64ArrayAttr({p.rowTiles(), p.l, 1}));
+  attrs.append("block", b.getI64ArrayAttr({plan::kThreads, 1, 1}));
+  attrs.append("shared_bytes", b.getI64IntegerAttr(p.sharedBytes()));
+  attrs.append("params", b.getArrayAttr(params));
+  NamedAttrList config;
+  config.append("stages", b.getI64IntegerAttr(p.stages));
+  config.append("stage_k", b.getI64IntegerAttr(p.stageK()));
+  config.append(
+      "mma", b.getStringAttr(p.mxfp4 ? "tcgen05.mma.kind::mxf4.block32"
+                                     : "tcgen05.mma.kind::mxf4nvf4.block16"));
+  config.append("mma_shape", b.getI64ArrayAttr({plan::kTileRows, plan::kMmaN,
+                                                ::nvfp4::tcgen05::kMmaK}));
+  config.append("tmem_columns", b.getI64IntegerAttr(p.tmemAllocColumns()));
+  config.append("copy_bytes", b.getI64IntegerAttr(p.chunkBytes()));
+  attrs.append("config", config.getDictionary(b.getContext()));
+  return attrs.getDictionary(b.getContext());
+}
+
+struct ConvertNVFP4ToTcgen05Pass
+    : public mlir::nvfp4::impl::ConvertNVFP4ToTcgen05Base<
+          ConvertNVFP4ToTcgen05Pass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<GemvOp> gemvs;
+    module.walk([&](GemvOp op) { gemvs.push_back(op); });
+    if (gemvs.empty())
+      return;
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    UnitAttr::get(&getContext()));
+    SymbolTable symbols(module);
+    for (GemvOp op : gemvs)
+      if (failed(lowerGemv(op, symbols)))
+        return signalPassFailure();
+  }
+
+  FailureOr<plan::GemvPlan> makePlan(GemvOp op) {
+    if (chip != "sm_100a")
+      return op.emitOpError()
+             << "the tcgen05 lowering targets sm_100a, not '" << chip << "'";
+    for (Value v :
+         {op.getA(), op.getSfa(), op.getB(), op.getSfb(), op.getC()}) {
+      auto t = cast<MemRefType>(v.getType());
+      if (!t.hasStaticShape() || !t.getLayout().isIdentity())
+        return op.emitOpError("needs static, identity-layout memrefs for the "
+                              "tcgen05 lowering (kernels are specialised on M, "
+                              "K and L)");
+    }
+    MemRefType a = op.getA().getType();
+    plan::GemvPlan p;
+    p.l = a.getDimSize(0);
+    p.m = a.getDimSize(1);
+    p.k = a.getDimSize(2) * 2;
+    p.mxfp4 = op.getFormat() == ScaleFormat::MXFP4;
+    p.blocked = op.getLayout() == ScaleLayout::Blocked128x4;
+    p.stages = stages;
+    std::string why;
+    if (!p.isValid(&why))
+      return op.emitOpError() << "cannot lower to tcgen05: " << why;
+    return p;
+  }
+
+  LogicalResult lowerGemv(GemvOp op, SymbolTable &symbols) {
+    FailureOr<plan::GemvPlan> p = makePlan(op);
+    if (failed(p))
+      return failure();
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    ModuleOp module = getOperation();
+
+    b.setInsertionPointToEnd(module.getBody());
+    auto target = NVVM::NVVMTargetAttr::get(
+        &getContext(), /*optLevel=*/3, "nvptx64-nvidia-cuda", chip, "+ptx88");
+    std::string name = kernelName(op);
+    auto gpuModule =
+        gpu::GPUModuleOp::create(b, loc, name, b.getArrayAttr({target}));
+    symbols.insert(gpuModule); // renames on a clash
+    name = gpuModule.getName().str();
+
+    SmallVector<Type> argTypes;
+    for (Value v : {op.getA(), op.getSfa(), op.getB(), op.getSfb(), op.getC()})
+      argTypes.push_back(v.getType());
+    if (op.getAlpha())
+      argTypes.push_back(b.getF32Type());
+    b.setInsertionPointToStart(gpuModule.getBody());
+    auto kernel =
+        gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
+    kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+    kernel.setKnownBlockSizeAttr(
+        b.getDenseI32ArrayAttr({static_cast<int32_t>(plan::kThreads), 1, 1}));
+    // How the scale factors reach the 128x4 atoms tcgen05.cp reads.
+    kernel->setAttr(
+        "nvfp4.scale_staging",
+        b.getStringAttr(p->blocked ? "blocked-copy" : "linear-to-blocked"));
+    tc5::buildTcgen05GemvKernelBody(b, kernel, op, *p);
+
+    b.setInsertionPoint(op);
+    auto cst = [&](int64_t v) {
+      return arith::ConstantIndexOp::create(b, loc, v).getResult();
+    };
+    SmallVector<Value> args = {op.getA(), op.getSfa(), op.getB(), op.getSfb(),
+                               op.getC()};
+    if (op.getAlpha())
+      args.push_back(op.getAlpha());
+    Value sharedBytes =
+        arith::ConstantIntOp::create(b, loc, p->sharedBytes(), 32);
+    auto launch = gpu::LaunchFuncOp::create(
+        b, loc, kernel, gpu::KernelDim3{cst(p->rowTiles()), cst(p->l), cst(1)},
+        gpu::KernelDim3{cst(plan::kThreads), cst(1), cst(1)}, sharedBytes,
+        args);
+    launch->setAttr("nvfp4.launch", launchInfo(b, op, name, chip, *p));
+    op.erase();
+    return success();
+  }
+};
+
+} // namespace

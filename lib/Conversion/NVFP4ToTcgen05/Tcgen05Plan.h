@@ -1,0 +1,373 @@
+//===- Tcgen05Plan.h - layout arithmetic of the tcgen05 GEMV kernel -*- C++
+//-*-===//
+//
+// Everything the tcgen05 GEMV kernel computes from indices, in one place: the
+// shared-memory map of its stage ring, the tensor-memory columns, the
+// descriptors, the pipeline's slot/phase schedule, and which global bytes each
+// thread copies where. Plain C++17, header-only, no MLIR.
+//
+// The per-thread copy formulas are templates over the index type `V`: the
+// lowering instantiates them with a wrapper whose operators build `arith` ops
+// on run-time values (thread id, stage, batch, row tile), and
+// unittests/Tcgen05LoweringTest.cpp instantiates them with int64_t to run the
+// whole data movement of the kernel on the host against the reference GEMV.
+// One definition therefore serves the IR and its test.
+//
+// Templates use only `+ - * / %` with int64_t operands on either side, and
+// `vmin`, `vclamp` and `vconst`, which the IR wrapper provides for its own
+// type (found by argument-dependent lookup). All values are non-negative except
+// inside the clamps.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NVFP4_LIB_CONVERSION_NVFP4TOTCGEN05_TCGEN05PLAN_H
+#define NVFP4_LIB_CONVERSION_NVFP4TOTCGEN05_TCGEN05PLAN_H
+
+#include "nvfp4/Support/ScaleLayout.h"
+#include "nvfp4/Support/Tcgen05Descriptors.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+namespace nvfp4::tcgen05::plan {
+
+inline int64_t vmin(int64_t a, int64_t b) { return std::min(a, b); }
+inline int64_t vclamp(int64_t x, int64_t lo, int64_t hi) {
+  return std::min(std::max(x, lo), hi);
+}
+/// The constant `c` as a value of the index type of `like`.
+inline int64_t vconst(int64_t /*like*/, int64_t c) { return c; }
+
+/// Rows of A a CTA owns: the M of one cta_group::1 MMA.
+inline constexpr int64_t kTileRows = 128;
+/// One thread per row: four warps, warp w reading TMEM lanes 32w..32w+31.
+inline constexpr int64_t kThreads = 128;
+inline constexpr int64_t kWarpSize = 32;
+/// The vector is B of the MMA, padded to the smallest N (rows 1-7 are zero).
+inline constexpr int64_t kMmaN = 8;
+/// A stage covers one 128x4 scale atom column: 4 scale columns of K.
+inline constexpr int64_t kScaleColsPerStage = layout::kAtomCols;
+inline constexpr int64_t kAtomBytes = layout::kAtomBytes;
+inline constexpr int64_t kMbarrierBytes = 8;
+inline constexpr int64_t kMaxStages = 8;
+/// Shared memory one CTA may use on sm_100a (227 KiB, opt-in above 48 KiB).
+inline constexpr int64_t kMaxSharedBytes = 227 * 1024;
+
+/// A global-to-shared copy: `bytes` (cp.async cp-size) to shared offset `dst`
+/// (from the dynamic shared-memory base) from byte `src` of a tensor, of
+/// which the first `srcBytes` are read and the rest zero-filled.
+template <class V> struct Copy {
+  V src;
+  V dst;
+  V srcBytes;
+};
+
+/// One byte of a scale read with an ordinary load (linear scales whose rows
+/// are not 4-byte aligned): `valid` is 1 or 0 (0: store zero).
+template <class V> struct ByteCopy {
+  V src;
+  V dst;
+  V valid;
+};
+
+struct GemvPlan {
+  int64_t m = 0, k = 0, l = 1;
+  bool mxfp4 = false;   ///< MXFP4 (block32, ue8m0) instead of NVFP4
+  bool blocked = false; ///< blocked128x4 scale layout instead of linear
+  int64_t stages = 4;   ///< shared-memory (and scale TMEM) ring slots
+
+  //--- Problem -------------------------------------------------------------//
+  int64_t block() const { return mxfp4 ? 32 : 16; }
+  ScaleVec scaleVec() const {
+    return mxfp4 ? ScaleVec::Block32 : ScaleVec::Block16;
+  }
+  int64_t rowBytes() const { return k / 2; }
+  int64_t scaleCols() const { return k / block(); }
+  int64_t rowTiles() const { return layout::ceilDiv(m, kTileRows); }
+  /// Scale-column blocks of 4, i.e. atoms per row block (blocked layout).
+  int64_t colBlocks() const { return layout::colBlocks(scaleCols()); }
+
+  //--- Stages ---------------------------------------------------------------//
+  /// K values of one stage: one scale atom column (64 NVFP4, 128 MXFP4).
+  int64_t stageK() const { return kScaleColsPerStage * block(); }
+  int64_t stageRowBytes() const { return stageK() / 2; }
+  /// K64 MMAs a stage issues (1 NVFP4, 2 MXFP4).
+  int64_t mmasPerStage() const { return stageK() / kMmaK; }
+  int64_t kStages() const { return colBlocks(); }
+  /// The last stage reads past K (its data is zero-filled).
+  bool hasKTail() const { return k % stageK() != 0; }
+  /// The last stage has fewer than 4 scale columns.
+  bool hasScaleTail() const { return scaleCols() % kScaleColsPerStage != 0; }
+  /// Linear scale rows start 4-byte aligned: cp.async of 4 bytes works.
+  bool linearScalesAligned() const { return scaleCols() % 4 == 0; }
+  /// Stages loaded ahead of the one being multiplied.
+  int64_t prefetch() const { return stages - 1; }
+
+  //--- Copies of a and b ----------------------------------------------------//
+  /// cp.async size for a and b: rows are 16-byte aligned when K % 32 == 0,
+  /// 8-byte aligned otherwise (K is a multiple of 16).
+  int64_t chunkBytes() const { return rowBytes() % 16 == 0 ? 16 : 8; }
+  int64_t aChunksPerRow() const { return stageRowBytes() / chunkBytes(); }
+  int64_t aChunksPerThread() const {
+    return kTileRows * aChunksPerRow() / kThreads;
+  }
+  /// Threads 0..bChunks-1 copy row 0 of B.
+  int64_t bChunks() const { return stageRowBytes() / chunkBytes(); }
+  /// The thread that copies the vector's scales.
+  int64_t sfbThread() const { return bChunks(); }
+
+  //--- Shared memory --------------------------------------------------------//
+  KMajorFp4Tile aTile() const {
+    return canonicalKMajorFp4Tile(kTileRows, static_cast<uint32_t>(stageK()));
+  }
+  KMajorFp4Tile bTile() const {
+    return canonicalKMajorFp4Tile(kMmaN, static_cast<uint32_t>(stageK()));
+  }
+  int64_t aTileBytes() const { return kTileRows * stageRowBytes(); }
+  int64_t bTileBytes() const { return kMmaN * stageRowBytes(); }
+  // Offsets inside a slot; every region starts 16-byte aligned.
+  int64_t aOffset() const { return 0; }
+  int64_t bOffset() const { return aTileBytes(); }
+  int64_t sfaOffset() const { return bOffset() + bTileBytes(); }
+  int64_t sfbOffset() const { return sfaOffset() + kAtomBytes; }
+  int64_t slotBytes() const { return sfbOffset() + kAtomBytes; }
+  /// Bytes of the ring (zeroed at kernel start).
+  int64_t ringBytes() const { return stages * slotBytes(); }
+  /// One mbarrier per slot, completed by the tcgen05.commit of its MMAs.
+  int64_t barrierOffset(int64_t slot) const {
+    return ringBytes() + kMbarrierBytes * slot;
+  }
+  /// Where tcgen05.alloc writes the tensor-memory address.
+  int64_t tmemSlotOffset() const { return barrierOffset(stages); }
+  int64_t sharedBytes() const { return (tmemSlotOffset() + 4 + 15) / 16 * 16; }
+
+  //--- Tensor memory --------------------------------------------------------//
+  /// D[128 x 8] f32: lane = row, columns 0..7 = N.
+  int64_t dColumn() const { return 0; }
+  /// Each slot has its own scale columns, so a tcgen05.cp for stage s + S
+  /// never overwrites scales the MMA of stage s may still read.
+  int64_t sfaColumn(int64_t slot) const {
+    return kMmaN +
+           static_cast<int64_t>(scaleAtomColumn(static_cast<uint32_t>(slot)));
+  }
+  int64_t sfbColumn(int64_t slot) const { return sfaColumn(stages + slot); }
+  template <class V> V sfaColumnOf(V slot) const {
+    return slot * int64_t(kScaleCopyColumns) + kMmaN;
+  }
+  template <class V> V sfbColumnOf(V slot) const {
+    return (slot + stages) * int64_t(kScaleCopyColumns) + kMmaN;
+  }
+  int64_t tmemColumns() const { return sfaColumn(2 * stages); }
+  int64_t tmemAllocColumns() const {
+    return tcgen05::tmemAllocColumns(static_cast<uint32_t>(tmemColumns()));
+  }
+
+  //--- Descriptors ----------------------------------------------------------//
+  /// Instruction descriptor of MMA `step` (0..mmasPerStage-1) of a stage.
+  uint32_t instrDesc(int64_t step) const {
+    uint32_t s = static_cast<uint32_t>(step);
+    return mxfp4 ? mxfp4InstrDesc(kTileRows, kMmaN,
+                                  stepScaleId(s, ScaleVec::Block32))
+                       .encode()
+                 : nvfp4InstrDesc(kTileRows, kMmaN).encode();
+  }
+  /// Shared-memory descriptors without their start-address field; the
+  /// kernel ORs matrixDescriptorEncode(address) into bits 0-13.
+  uint64_t aDescConstant() const {
+    return aTile().descriptor(0, 0).encodeWithoutStart();
+  }
+  uint64_t bDescConstant() const {
+    return bTile().descriptor(0, 0).encodeWithoutStart();
+  }
+  uint64_t scaleCopyDescConstant() const {
+    return scaleAtomCopyDesc(0).encodeWithoutStart();
+  }
+  /// Offsets (from the slot start) of the operands of MMA `step`.
+  int64_t aStepOffset(int64_t step) const {
+    return aOffset() + aTile().kStepOffset(static_cast<uint32_t>(step));
+  }
+  int64_t bStepOffset(int64_t step) const {
+    return bOffset() + bTile().kStepOffset(static_cast<uint32_t>(step));
+  }
+  /// Scale columns (from the slot's region) MMA `step` reads.
+  int64_t scaleStepColumn(int64_t step) const {
+    return tcgen05::scaleStepColumn(static_cast<uint32_t>(step), scaleVec());
+  }
+
+  //--- Pipeline schedule ----------------------------------------------------//
+  // Stage s lives in slot s % stages. Iteration s (stages >= 2) waits for
+  // its copies, issues the MMAs of stage s, then refills the slot of stage
+  // s - 1 with stage s + prefetch() once the MMAs of s - 1 completed.
+  template <class V> V slotOf(V stage) const { return stage % stages; }
+  /// Phase parity of the slot barrier's completion for `stage`.
+  template <class V> V parityOf(V stage) const { return (stage / stages) % 2; }
+  template <class V> V barrierOffsetOf(V slot) const {
+    return slot * kMbarrierBytes + ringBytes();
+  }
+
+  /// Checks the configuration; `why` explains a failure.
+  bool isValid(std::string *why = nullptr) const {
+    auto fail = [&](const char *message) {
+      if (why)
+        *why = message;
+      return false;
+    };
+    if (m < 1 || l < 1 || k < 1)
+      return fail("M, K and L must be positive");
+    if (k % block() != 0)
+      return fail("K must be a multiple of the scale block size");
+    if (stages < 1 || stages > kMaxStages)
+      return fail("stages must be in [1, 8]");
+    if (sharedBytes() > kMaxSharedBytes)
+      return fail("the stage ring does not fit in shared memory");
+    if (tmemAllocColumns() == 0)
+      return fail("the stage ring does not fit in tensor memory");
+    return true;
+  }
+
+  //--- Which threads copy what (the kernel branches on these) ---------------//
+  // A: every thread, aChunksPerThread() chunks. B: threads t < bChunks().
+  // sfb: thread sfbThread(), byte by byte when sfbBytes(). sfa:
+  enum class SfaStaging {
+    LinearWords, ///< every thread: its row's 4 scales, one 4-byte cp.async
+    LinearBytes, ///< every thread: the same with byte loads and stores
+    BlockedLines ///< threads t < 32: line t of the atom (16 bytes); on the
+                 ///< last stage with a scale tail every thread copies its
+                 ///< row's word instead, zero-filling the padding columns
+  };
+  SfaStaging sfaStaging() const {
+    if (blocked)
+      return SfaStaging::BlockedLines;
+    return linearScalesAligned() ? SfaStaging::LinearWords
+                                 : SfaStaging::LinearBytes;
+  }
+  bool sfaTailStage(int64_t stage) const {
+    return blocked && hasScaleTail() && stage == kStages() - 1;
+  }
+  bool sfbBytes() const { return !blocked && !linearScalesAligned(); }
+
+  //--- Per-thread copies (templates over the index type) --------------------//
+
+  /// Chunk `i` (0..aChunksPerThread-1) of thread `t` of stage `stage` of A,
+  /// into `slot`. Consecutive threads take consecutive chunks of a row, so
+  /// a warp reads whole 32-byte sectors; rows past M re-read row M - 1 (their
+  /// results are never stored). src is a byte offset into `a`.
+  template <class V>
+  Copy<V> aCopy(V t, int64_t i, V stage, V slot, V batch, V rowTile) const {
+    int64_t chunk = chunkBytes();
+    V q = t + i * kThreads;
+    V r = q / aChunksPerRow();
+    V cc = q % aChunksPerRow();
+    V row = vmin(rowTile * kTileRows + r, m - 1);
+    V kByte = stage * stageRowBytes() + cc * chunk;
+    V src = (batch * m + row) * rowBytes() + vmin(kByte, rowBytes() - chunk);
+    V srcBytes = vclamp(rowBytes() - kByte, 0, chunk);
+    // KMajorFp4Tile::byteOffset(r, 2 * cc * chunk) of the canonical tile.
+    V inCol = cc * chunk;
+    V dst = slot * slotBytes() + aOffset() +
+            (inCol / kCoreMatrixRowBytes) * int64_t(aTile().lbo) +
+            (r / kCoreMatrixRows) * int64_t(aTile().sbo) +
+            (r % kCoreMatrixRows) * kCoreMatrixRowBytes +
+            inCol % kCoreMatrixRowBytes;
+    return {src, dst, srcBytes};
+  }
+
+  /// Chunk of row 0 of B copied by thread `t` < bChunks(); src is a byte
+  /// offset into `b`.
+  template <class V> Copy<V> bCopy(V t, V stage, V slot, V batch) const {
+    int64_t chunk = chunkBytes();
+    V kByte = stage * stageRowBytes() + t * chunk;
+    V src = batch * rowBytes() + vmin(kByte, rowBytes() - chunk);
+    V srcBytes = vclamp(rowBytes() - kByte, 0, chunk);
+    V inCol = t * chunk;
+    V dst = slot * slotBytes() + bOffset() +
+            (inCol / kCoreMatrixRowBytes) * int64_t(bTile().lbo) +
+            inCol % kCoreMatrixRowBytes;
+    return {src, dst, srcBytes};
+  }
+
+  /// Byte of row `r`'s scale word inside a 512-byte 128x4 atom: rows r and
+  /// r + 32j share the 16-byte line r % 32 (ScaleLayout.h's blockedOffset).
+  template <class V> static V atomWordOffset(V r) {
+    return (r % layout::kLaneRows) * layout::kLineBytes +
+           (r / layout::kLaneRows) * layout::kAtomCols;
+  }
+
+  /// Linear sfa with 4-byte aligned rows: thread `t` copies the 4 scales of
+  /// its row for `stage` straight to their blocked position in the atom
+  /// (the linear-to-blocked conversion is the destination address).
+  template <class V>
+  Copy<V> sfaLinearCopy(V t, V stage, V slot, V batch, V rowTile) const {
+    V row = vmin(rowTile * kTileRows + t, m - 1);
+    V src = (batch * m + row) * scaleCols() + stage * kScaleColsPerStage;
+    V dst = slot * slotBytes() + sfaOffset() + atomWordOffset(t);
+    return {src, dst, vconst(t, kScaleColsPerStage)};
+  }
+
+  /// Linear sfa whose rows are not 4-byte aligned: byte `e` (0..3) of the
+  /// word of thread `t`, loaded and stored one by one.
+  template <class V>
+  ByteCopy<V> sfaLinearByte(V t, int64_t e, V stage, V slot, V batch,
+                            V rowTile) const {
+    V row = vmin(rowTile * kTileRows + t, m - 1);
+    V col = stage * kScaleColsPerStage + e;
+    V src = (batch * m + row) * scaleCols() + vmin(col, scaleCols() - 1);
+    V dst = slot * slotBytes() + sfaOffset() + atomWordOffset(t) + e;
+    return {src, dst, vclamp(scaleCols() - col, 0, 1)};
+  }
+
+  /// Start of the atom (row block `rowTile`, column block `stage`) of a
+  /// blocked sfa batch.
+  template <class V> V sfaAtomStart(V stage, V batch, V rowTile) const {
+    return ((batch * rowTiles() + rowTile) * colBlocks() + stage) * kAtomBytes;
+  }
+  /// Blocked sfa, whole atom: thread `t` < 32 copies line `t` (16 bytes).
+  template <class V>
+  Copy<V> sfaBlockedLine(V t, V stage, V slot, V batch, V rowTile) const {
+    V line = t * layout::kLineBytes;
+    return {sfaAtomStart(stage, batch, rowTile) + line,
+            slot * slotBytes() + sfaOffset() + line,
+            vconst(t, layout::kLineBytes)};
+  }
+  /// Blocked sfa, last stage with fewer than 4 scale columns: thread `t`
+  /// copies its row's word and zero-fills the padding columns, whose bytes
+  /// in memory need not be finite scales (NaN x 0 would be NaN).
+  template <class V>
+  Copy<V> sfaBlockedTailWord(V t, V stage, V slot, V batch, V rowTile) const {
+    V word = atomWordOffset(t);
+    return {sfaAtomStart(stage, batch, rowTile) + word,
+            slot * slotBytes() + sfaOffset() + word,
+            vclamp(scaleCols() - stage * kScaleColsPerStage, 0,
+                   kScaleColsPerStage)};
+  }
+
+  /// The vector's scales for `stage` (row 0 of its atom, bytes 0-3), copied
+  /// by thread sfbThread(). Linear needs 4-byte aligned rows.
+  template <class V> Copy<V> sfbCopy(V stage, V slot, V batch) const {
+    V col = stage * kScaleColsPerStage;
+    V src = blocked ? (batch * colBlocks() + stage) * kAtomBytes
+                    : batch * scaleCols() + col;
+    return {src, slot * slotBytes() + sfbOffset(),
+            vclamp(scaleCols() - col, 0, kScaleColsPerStage)};
+  }
+  /// Linear sfb whose rows are not 4-byte aligned: byte `e` of the word.
+  template <class V>
+  ByteCopy<V> sfbLinearByte(int64_t e, V stage, V slot, V batch) const {
+    V col = stage * kScaleColsPerStage + e;
+    return {batch * scaleCols() + vmin(col, scaleCols() - 1),
+            slot * slotBytes() + sfbOffset() + e,
+            vclamp(scaleCols() - col, 0, 1)};
+  }
+
+  //--- Epilogue -------------------------------------------------------------//
+  /// TMEM address (relative to the allocation) thread `t`'s warp passes to
+  /// tcgen05.ld.32x32b: lanes 32w.., column dColumn(); the thread receives
+  /// lane t, i.e. row t of the tile.
+  template <class V> V resultTmemOffset(V t) const {
+    return (t / kWarpSize) * (kWarpSize * 65536) + dColumn();
+  }
+};
+
+} // namespace nvfp4::tcgen05::plan
+
+#endif // NVFP4_LIB_CONVERSION_NVFP4TOTCGEN05_TCGEN05PLAN_H

@@ -1,0 +1,127 @@
+//===- Tcgen05Staging.cpp - global-to-shared copies of one stage ----------===//
+//
+// One stage is K = 4 * block values: a [128 x stageK] tile of a, row 0 of the
+// [8 x stageK] tile of b, one 512-byte 128x4 atom of sfa and the first word
+// of one atom of sfb. Every copy is a cp.async whose addresses come from the
+// templates of Tcgen05Plan.h; bytes past K are zero-filled by the cp.async
+// source size. Linear scales are converted to the blocked atom while they
+// are staged: thread r copies the 4 scales of row r to the atom position
+// of row r. Only linear scales whose rows are not 4-byte aligned (K/block
+// not a multiple of 4) take ordinary loads and stores.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Tcgen05Emitter.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::nvfp4::tc5;
+namespace plan = ::nvfp4::tcgen05::plan;
+
+namespace {
+
+struct StageCopies {
+  KernelEmitter &e;
+  IV t, stage, slot, batch, rowTile;
+
+  /// cp.async of `c` from `base`; the source size operand only when it can
+  /// be short.
+  void copy(const plan::Copy<IV> &c, Value base, int64_t size, bool mayBeShort,
+            bool streaming) {
+    Value src = byteAddress(e.b, e.loc, base, c.src);
+    cpAsync(e.b, e.loc, e.smemAt(c.dst), src, size,
+            mayBeShort ? c.srcBytes.v : Value(), streaming);
+  }
+
+  /// Ordinary byte load (zero where `valid` is 0) and shared store.
+  void byteCopy(const plan::ByteCopy<IV> &c, Value base) {
+    OpBuilder &b = e.b;
+    Location loc = e.loc;
+    Value ptr = byteAddress(b, loc, base, c.src);
+    Value byte = LLVM::LoadOp::create(b, loc, b.getI8Type(), ptr);
+    Value valid = e.cmpIndex(arith::CmpIPredicate::ne, c.valid, 0);
+    Value zero = arith::ConstantIntOp::create(b, loc, 0, 8);
+    Value value = arith::SelectOp::create(b, loc, valid, byte, zero);
+    LLVM::StoreOp::create(b, loc, value, e.smemAt(c.dst));
+  }
+
+  void emitA() {
+    const plan::GemvPlan &p = e.plan;
+    for (int64_t i = 0; i < p.aChunksPerThread(); ++i)
+      copy(p.aCopy(t, i, stage, slot, batch, rowTile), e.aBase, p.chunkBytes(),
+           p.hasKTail(), /*streaming=*/true);
+  }
+
+  void emitB() {
+    const plan::GemvPlan &p = e.plan;
+    e.ifThen(e.cmpIndex(arith::CmpIPredicate::ult, t, p.bChunks()), [&] {
+      copy(p.bCopy(t, stage, slot, batch), e.bBase, p.chunkBytes(),
+           p.hasKTail(), /*streaming=*/false);
+    });
+  }
+
+  void emitSfa() {
+    const plan::GemvPlan &p = e.plan;
+    switch (p.sfaStaging()) {
+    case plan::GemvPlan::SfaStaging::LinearWords:
+      copy(p.sfaLinearCopy(t, stage, slot, batch, rowTile), e.sfaBase, 4,
+           /*mayBeShort=*/false, /*streaming=*/false);
+      return;
+    case plan::GemvPlan::SfaStaging::LinearBytes:
+      for (int64_t byte = 0; byte < 4; ++byte)
+        byteCopy(p.sfaLinearByte(t, byte, stage, slot, batch, rowTile),
+                 e.sfaBase);
+      return;
+    case plan::GemvPlan::SfaStaging::BlockedLines:
+      break;
+    }
+    auto wholeAtom = [&] {
+      e.ifThen(
+          e.cmpIndex(arith::CmpIPredicate::ult, t, ::nvfp4::layout::kLaneRows),
+          [&] {
+            copy(p.sfaBlockedLine(t, stage, slot, batch, rowTile), e.sfaBase,
+                 ::nvfp4::layout::kLineBytes, false, false);
+          });
+    };
+    if (!p.hasScaleTail()) {
+      wholeAtom();
+      return;
+    }
+    // The last atom column holds padding columns (p.sfaTailStage): copy it
+    // word by word and zero-fill them.
+    Value last = e.cmpIndex(arith::CmpIPredicate::eq, stage, p.kStages() - 1);
+    auto ifOp = scf::IfOp::create(e.b, e.loc, last, /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(e.b);
+    e.b.setInsertionPointToStart(ifOp.thenBlock());
+    copy(p.sfaBlockedTailWord(t, stage, slot, batch, rowTile), e.sfaBase, 4,
+         /*mayBeShort=*/true, false);
+    e.b.setInsertionPointToStart(ifOp.elseBlock());
+    wholeAtom();
+  }
+
+  void emitSfb() {
+    const plan::GemvPlan &p = e.plan;
+    e.ifThen(e.cmpIndex(arith::CmpIPredicate::eq, t, p.sfbThread()), [&] {
+      if (p.sfbBytes()) {
+        for (int64_t byte = 0; byte < 4; ++byte)
+          byteCopy(p.sfbLinearByte(byte, stage, slot, batch), e.sfbBase);
+        return;
+      }
+      copy(p.sfbCopy(stage, slot, batch), e.sfbBase, 4, p.hasScaleTail(),
+           false);
+    });
+  }
+};
+
+} // namespace
+
+void KernelEmitter::emitStageCopies(Value stage, Value slot) {
+  StageCopies copies{*this,    iv(tid),   iv(stage),
+                     iv(slot), iv(batch), iv(rowTile)};
+  copies.emitA();
+  copies.emitB();
+  copies.emitSfa();
+  copies.emitSfb();
+}

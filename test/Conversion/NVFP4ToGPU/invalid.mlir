@@ -1,0 +1,70 @@
+// Options and operands convert-nvfp4-to-gpu rejects, with a located error.
+// Each case needs its own options, so each is a file of its own.
+//
+// RUN: rm -rf %t && split-file %s %t
+// RUN: nvfp4-opt %t/chip.mlir --convert-nvfp4-to-gpu="chip=sm_80" -split-input-file -verify-diagnostics
+// RUN: nvfp4-opt %t/cvt-on-hopper.mlir --convert-nvfp4-to-gpu="chip=sm_90a decode=cvt" -verify-diagnostics
+// RUN: nvfp4-opt %t/unknown-decode.mlir --convert-nvfp4-to-gpu="chip=sm_90a decode=mma" -verify-diagnostics
+// RUN: nvfp4-opt %t/lanes.mlir --convert-nvfp4-to-gpu="chip=sm_90a lanes-per-row=3" -verify-diagnostics
+// RUN: nvfp4-opt %t/bytes-per-load.mlir --convert-nvfp4-to-gpu="chip=sm_90a bytes-per-load=16" -verify-diagnostics
+// RUN: nvfp4-opt %t/dynamic.mlir --convert-nvfp4-to-gpu="chip=sm_90a" -split-input-file -verify-diagnostics
+
+//--- chip.mlir
+func.func @gemv(%a: memref<1x256x64xi8>, %sfa: memref<1x256x8xf8E4M3FN>, %b: memref<1x64xi8>, %sfb: memref<1x8xf8E4M3FN>, %c: memref<1x256xf16>) {
+  // expected-error @+1 {{unsupported chip 'sm_80' (expected sm_90a or sm_100a)}}
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x256x64xi8>, memref<1x256x8xf8E4M3FN>, memref<1x64xi8>, memref<1x8xf8E4M3FN> into memref<1x256xf16>
+  return
+}
+
+// -----
+
+func.func @convert(%lin: memref<1x256x16xf8E4M3FN>, %blk: memref<1x2x4x512xf8E4M3FN>) {
+  // expected-error @+1 {{unsupported chip 'sm_80' (expected sm_90a or sm_100a)}}
+  nvfp4.convert_scale_layout %lin, %blk from <linear> to <blocked128x4> : memref<1x256x16xf8E4M3FN> to memref<1x2x4x512xf8E4M3FN>
+  return
+}
+
+//--- cvt-on-hopper.mlir
+func.func @gemv(%a: memref<1x256x64xi8>, %sfa: memref<1x256x8xf8E4M3FN>, %b: memref<1x64xi8>, %sfb: memref<1x8xf8E4M3FN>, %c: memref<1x256xf16>) {
+  // expected-error @+1 {{decode=cvt needs sm_100a (cvt.rn.f16x2.e2m1x2), not sm_90a}}
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x256x64xi8>, memref<1x256x8xf8E4M3FN>, memref<1x64xi8>, memref<1x8xf8E4M3FN> into memref<1x256xf16>
+  return
+}
+
+//--- unknown-decode.mlir
+func.func @gemv(%a: memref<1x256x64xi8>, %sfa: memref<1x256x8xf8E4M3FN>, %b: memref<1x64xi8>, %sfb: memref<1x8xf8E4M3FN>, %c: memref<1x256xf16>) {
+  // expected-error @+1 {{unknown decode method 'mma' (expected dp4a, cvt or f32)}}
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x256x64xi8>, memref<1x256x8xf8E4M3FN>, memref<1x64xi8>, memref<1x8xf8E4M3FN> into memref<1x256xf16>
+  return
+}
+
+//--- lanes.mlir
+func.func @gemv(%a: memref<1x256x64xi8>, %sfa: memref<1x256x8xf8E4M3FN>, %b: memref<1x64xi8>, %sfb: memref<1x8xf8E4M3FN>, %c: memref<1x256xf16>) {
+  // expected-error @+1 {{lanes-per-row must be a power of two in [1, 32], got 3}}
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x256x64xi8>, memref<1x256x8xf8E4M3FN>, memref<1x64xi8>, memref<1x8xf8E4M3FN> into memref<1x256xf16>
+  return
+}
+
+//--- bytes-per-load.mlir
+// K = 48: a row is 24 bytes, which 16-byte loads do not divide.
+func.func @gemv(%a: memref<1x256x24xi8>, %sfa: memref<1x256x3xf8E4M3FN>, %b: memref<1x24xi8>, %sfb: memref<1x3xf8E4M3FN>, %c: memref<1x256xf16>) {
+  // expected-error @+1 {{bytes-per-load = 16 does not divide the 24 bytes of a row}}
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x256x24xi8>, memref<1x256x3xf8E4M3FN>, memref<1x24xi8>, memref<1x3xf8E4M3FN> into memref<1x256xf16>
+  return
+}
+
+//--- dynamic.mlir
+// Kernels are specialised on their shapes.
+func.func @gemv(%a: memref<?x?x?xi8>, %sfa: memref<?x?x?xf8E4M3FN>, %b: memref<?x?xi8>, %sfb: memref<?x?xf8E4M3FN>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{needs static shapes for the GPU lowering}}
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<?x?x?xi8>, memref<?x?x?xf8E4M3FN>, memref<?x?xi8>, memref<?x?xf8E4M3FN> into memref<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @convert(%lin: memref<?x256x16xf8E4M3FN>, %blk: memref<?x2x4x512xf8E4M3FN>) {
+  // expected-error @+1 {{needs static, identity-layout memrefs for the GPU lowering}}
+  nvfp4.convert_scale_layout %lin, %blk from <linear> to <blocked128x4> : memref<?x256x16xf8E4M3FN> to memref<?x2x4x512xf8E4M3FN>
+  return
+}
