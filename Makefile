@@ -29,7 +29,7 @@ $(BUILD)/build.ninja: | deps
 configure: $(BUILD)/build.ninja
 
 build: configure
-	ninja -C $(BUILD) -j $(JOBS) nvfp4-opt nvfp4-run nvfp4-cpu-check nvfp4-unittests
+	ninja -C $(BUILD) -j $(JOBS) nvfp4-opt nvfp4-run nvfp4-cpu-check nvfp4-unittests nvfp4-docs
 
 demo: build
 	@scripts/demo.sh $(OPT) $(RUNNER) $(RUNNER_LIBS)

@@ -22,6 +22,7 @@ config.substitutions.append(
     ("%mlir_runner_utils",
      os.path.join(config.mlir_lib_dir, "libmlir_runner_utils.so")))
 config.substitutions.append(("%nvfp4_src_root", config.nvfp4_src_root))
+config.substitutions.append(("%nvfp4_obj_root", config.nvfp4_obj_root))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
                                       "PATH"])

@@ -216,6 +216,8 @@ struct GemvPlan {
       return fail("M, K and L must be positive");
     if (k % block() != 0)
       return fail("K must be a multiple of the scale block size");
+    if (l > 65535)
+      return fail("L is the grid's y dimension: at most 65535");
     if (stages < 1 || stages > kMaxStages)
       return fail("stages must be in [1, 8]");
     if (sharedBytes() > kMaxSharedBytes)
