@@ -17,26 +17,31 @@ echo "== 2. Execute a small GEMV on the CPU (expected [[38, 6, 9.5, 1], [-11, -3
 
 echo
 echo "== 3. Lower the benchmark GEMVs to PTX with launch manifests"
+echo "   (sm_90a and sm_100a CUDA-core kernels; sm_100a tcgen05 tensor-core kernels)"
 rm -rf "$out"
-for chip in sm_90a sm_100a; do
+targets=("sm_90a|chip=sm_90a" "sm_100a|chip=sm_100a"
+         "sm_100a-tcgen05|chip=sm_100a strategy=tcgen05")
+for target in "${targets[@]}"; do
+  dir=${target%%|*}
   for example in examples/gemv_7168x16384x1.mlir examples/gemv_4096x7168x8.mlir \
                  examples/gemv_7168x2048x4.mlir; do
-    "$opt" "$example" --nvfp4-to-ptx="chip=$chip export-dir=$out/$chip" \
+    "$opt" "$example" --nvfp4-to-ptx="${target#*|} export-dir=$out/$dir" \
       -o /dev/null
   done
 done
 for f in "$out"/*/*.ptx; do
+  dir=$(basename "$(dirname "$f")")
+  chip=${dir%%-*}
   kernel=$(basename "$f" .ptx)
   decode=$(sed -n 's/.*"decode": "\(.*\)".*/\1/p' "${f%.ptx}.json")
-  printf '%-8s %-50s decode=%-5s %6d PTX lines' "$(basename "$(dirname "$f")")" \
-    "$kernel" "$decode" "$(wc -l < "$f")"
+  grep -q 'tcgen05.mma' "$f" && decode=tcgen05
+  printf '%-16s %-46s %-8s %5d PTX lines' "$dir" "$kernel" "$decode" \
+    "$(wc -l < "$f")"
   if command -v ptxas >/dev/null 2>&1; then
-    chip=$(basename "$(dirname "$f")")
-    info=$(ptxas -arch="$chip" -v "$f" -o /dev/null 2>&1 |
-           sed -n 's/.*Used \([0-9]*\) registers.*/\1 registers/p' | head -1)
-    spills=$(ptxas -arch="$chip" -v "$f" -o /dev/null 2>&1 |
-             sed -n 's/.*, \([0-9]*\) bytes spill stores.*/\1 spill bytes/p' | head -1)
-    printf ', ptxas: %s, %s' "$info" "$spills"
+    report=$(ptxas -arch="$chip" -v "$f" -o /dev/null 2>&1)
+    regs=$(sed -n 's/.*Used \([0-9]*\) registers.*/\1/p' <<<"$report" | head -1)
+    spills=$(sed -n 's/.*, \([0-9]*\) bytes spill stores.*/\1/p' <<<"$report" | head -1)
+    printf ', ptxas: %s registers, %s spill bytes' "$regs" "$spills"
   fi
   echo
 done

@@ -14,27 +14,28 @@ using namespace mlir;
 
 void mlir::nvfp4::buildPTXPipeline(OpPassManager &pm,
                                    const PTXPipelineOptions &options) {
+  ConvertNVFP4ToGPUOptions kernel;
+  kernel.chip = options.chip;
+  kernel.rowsPerBlock = options.rowsPerBlock;
+  kernel.rowsPerThread = options.rowsPerThread;
+  kernel.lanesPerRow = options.lanesPerRow;
+  kernel.bytesPerLoad = options.bytesPerLoad;
+  kernel.loadsInFlight = options.loadsInFlight;
+  kernel.decode = options.decode;
+  kernel.cacheHints = options.cacheHints;
+  kernel.prefetch = options.prefetch;
+  kernel.splitK = options.splitK;
+  kernel.vectorInShared = options.vectorInShared;
+  kernel.maxRegisters = options.maxRegisters;
   if (options.strategy == KernelStrategy::Tcgen05) {
-    ConvertNVFP4ToTcgen05Options kernel;
-    kernel.chip = options.chip;
-    kernel.stages = options.stages;
-    pm.addPass(createConvertNVFP4ToTcgen05(kernel));
-  } else {
-    ConvertNVFP4ToGPUOptions kernel;
-    kernel.chip = options.chip;
-    kernel.rowsPerBlock = options.rowsPerBlock;
-    kernel.rowsPerThread = options.rowsPerThread;
-    kernel.lanesPerRow = options.lanesPerRow;
-    kernel.bytesPerLoad = options.bytesPerLoad;
-    kernel.loadsInFlight = options.loadsInFlight;
-    kernel.decode = options.decode;
-    kernel.cacheHints = options.cacheHints;
-    kernel.prefetch = options.prefetch;
-    kernel.splitK = options.splitK;
-    kernel.vectorInShared = options.vectorInShared;
-    kernel.maxRegisters = options.maxRegisters;
-    pm.addPass(createConvertNVFP4ToGPU(kernel));
+    ConvertNVFP4ToTcgen05Options tensorCores;
+    tensorCores.chip = options.chip;
+    tensorCores.stages = options.stages;
+    pm.addPass(createConvertNVFP4ToTcgen05(tensorCores));
   }
+  // Whatever the tensor-core lowering leaves (scale-layout conversions, or
+  // every op with strategy=cuda-cores) becomes CUDA-core kernels.
+  pm.addPass(createConvertNVFP4ToGPU(kernel));
 
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   device.addPass(createSCFToControlFlowPass());

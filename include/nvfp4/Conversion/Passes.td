@@ -21,11 +21,13 @@ def ConvertNVFP4ToLoops : Pass<"convert-nvfp4-to-loops"> {
 }
 
 def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
-  let summary = "Lower nvfp4.gemv to CUDA-core GPU kernels";
+  let summary = "Lower nvfp4.gemv and nvfp4.convert_scale_layout to "
+                "CUDA-core GPU kernels";
   let description = [{
-    Outlines each `nvfp4.gemv` (static shapes) into a `gpu.func` kernel in a
-    `gpu.module` named after the chip and replaces the op by a
-    `gpu.launch_func`. Every choice that matters for speed is an option; the
+    Outlines each `nvfp4.gemv` and `nvfp4.convert_scale_layout` (static
+    shapes) into a `gpu.func` kernel in its own `gpu.module` and replaces the
+    op by a `gpu.launch_func`; a layout conversion is one thread per
+    destination byte, padding included. Every choice that matters for speed is an option; the
     defaults are tuned for the chip. Each kernel carries an
     `nvfp4.launch` dictionary (grid, block, shape, formats) from which
     `nvfp4-export-kernels` writes the launch manifest.

@@ -20,6 +20,17 @@ StringRef mlir::nvfp4::stringifyDecodeMethod(DecodeMethod method) {
   return "";
 }
 
+bool mlir::nvfp4::isBlackwellChip(StringRef chip) {
+  return chip == "sm_100a" || chip == "sm_100";
+}
+
+LogicalResult mlir::nvfp4::checkChip(Operation *op, StringRef chip) {
+  if (isBlackwellChip(chip) || chip == "sm_90a" || chip == "sm_90")
+    return success();
+  return op->emitOpError() << "unsupported chip '" << chip
+                           << "' (expected sm_90a or sm_100a)";
+}
+
 /// Splitting K across two lane groups doubles the warps of a launch; it pays
 /// when rows alone give fewer than 16 warps an SM (on the H200, 7168 x 16384
 /// went from 60% to 70% of copy bandwidth) and each slice keeps at least 4
@@ -49,10 +60,9 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op, const KernelOptions &options) {
       return op.emitOpError("needs static, identity-layout memrefs for the "
                             "GPU lowering");
   }
-  bool isBlackwell = options.chip == "sm_100a" || options.chip == "sm_100";
-  if (!isBlackwell && options.chip != "sm_90a" && options.chip != "sm_90")
-    return op.emitOpError() << "unsupported chip '" << options.chip
-                            << "' (expected sm_90a or sm_100a)";
+  if (failed(checkChip(op, options.chip)))
+    return failure();
+  bool isBlackwell = isBlackwellChip(options.chip);
   int64_t rowBytes = aType.getDimSize(2);
   KernelConfig cfg;
   cfg.chip = options.chip;

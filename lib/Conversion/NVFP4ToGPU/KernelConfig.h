@@ -50,6 +50,11 @@ int64_t sharedMemoryBytes(GemvOp op, const KernelConfig &cfg);
 
 StringRef stringifyDecodeMethod(DecodeMethod method);
 
+/// Whether `chip` is a Blackwell chip (sm_100, sm_100a).
+bool isBlackwellChip(StringRef chip);
+/// Fails with a located error unless the CUDA-core kernels support `chip`.
+LogicalResult checkChip(Operation *op, StringRef chip);
+
 } // namespace mlir::nvfp4
 
 #endif // NVFP4_LIB_CONVERSION_NVFP4TOGPU_KERNELCONFIG_H

@@ -126,16 +126,6 @@ DictionaryAttr launchInfo(OpBuilder &b, ConvertScaleLayoutOp op, StringRef name,
   return attrs.getDictionary(b.getContext());
 }
 
-/// The chips the kernels are written for (resolveKernelConfig checks the
-/// same set for gemv).
-LogicalResult checkChip(Operation *op, StringRef chip) {
-  if (chip == "sm_90a" || chip == "sm_90" || chip == "sm_100a" ||
-      chip == "sm_100")
-    return success();
-  return op->emitOpError() << "unsupported chip '" << chip
-                           << "' (expected sm_90a or sm_100a)";
-}
-
 struct ConvertNVFP4ToGPUPass
     : public mlir::nvfp4::impl::ConvertNVFP4ToGPUBase<ConvertNVFP4ToGPUPass> {
   using Base::Base;
