@@ -12,6 +12,7 @@
 #include "GemvKernel.h"
 #include "KernelConfig.h"
 
+#include "nvfp4/Conversion/Common/GemvOutlining.h"
 #include "nvfp4/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -34,45 +35,11 @@ using namespace mlir::nvfp4;
 
 namespace {
 
-std::string kernelName(GemvOp op) {
-  MemRefType a = op.getA().getType();
-  std::string name;
-  llvm::raw_string_ostream os(name);
-  os << "nvfp4_gemv_" << a.getDimSize(1) << "x" << a.getDimSize(2) * 2 << "x"
-     << a.getDimSize(0) << "_" << stringifyScaleFormat(op.getFormat()) << "_"
-     << stringifyScaleLayout(op.getLayout()) << "_"
-     << op.getC().getType().getElementType();
-  return name;
-}
-
 /// Everything the launch needs, for nvfp4-export-kernels.
-DictionaryAttr launchInfo(OpBuilder &b, GemvOp op, StringRef name,
+DictionaryAttr launchInfo(OpBuilder &b, GemvOp op, gpu::GPUFuncOp kernel,
                           const KernelConfig &cfg, int64_t gridX) {
-  MemRefType a = op.getA().getType();
-  SmallVector<Attribute> params;
-  for (StringRef p : {"a", "sfa", "b", "sfb", "c"})
-    params.push_back(b.getStringAttr(p));
-  if (op.getAlpha())
-    params.push_back(b.getStringAttr("alpha"));
-  std::string output;
-  llvm::raw_string_ostream os(output);
-  os << op.getC().getType().getElementType();
-  NamedAttrList attrs;
-  attrs.append("kernel", b.getStringAttr(name));
-  attrs.append("chip", b.getStringAttr(cfg.chip));
-  attrs.append("op", b.getStringAttr("gemv"));
-  attrs.append("m", b.getI64IntegerAttr(a.getDimSize(1)));
-  attrs.append("k", b.getI64IntegerAttr(a.getDimSize(2) * 2));
-  attrs.append("l", b.getI64IntegerAttr(a.getDimSize(0)));
-  attrs.append("scale_format",
-               b.getStringAttr(stringifyScaleFormat(op.getFormat())));
-  attrs.append("scale_layout",
-               b.getStringAttr(stringifyScaleLayout(op.getLayout())));
-  attrs.append("output", b.getStringAttr(output));
-  attrs.append("grid", b.getI64ArrayAttr({gridX, a.getDimSize(0), 1}));
-  attrs.append("block", b.getI64ArrayAttr({cfg.threads(), 1, 1}));
-  attrs.append("shared_bytes", b.getI64IntegerAttr(0));
-  attrs.append("params", b.getArrayAttr(params));
+  NamedAttrList attrs = gemvLaunchInfo(b, op, kernel, cfg.chip, gridX,
+                                       /*sharedBytes=*/0);
   NamedAttrList tun;
   tun.append("rows_per_block", b.getI64IntegerAttr(cfg.rowsPerBlock));
   tun.append("rows_per_thread", b.getI64IntegerAttr(cfg.rowsPerThread));
@@ -215,31 +182,9 @@ struct ConvertNVFP4ToGPUPass
     if (failed(cfg))
       return failure();
     OpBuilder b(op);
-    Location loc = op.getLoc();
-    ModuleOp module = getOperation();
-
-    // One gpu.module a kernel; PTX 8.8 covers both sm_90a and sm_100a.
-    b.setInsertionPointToEnd(module.getBody());
-    auto target =
-        NVVM::NVVMTargetAttr::get(&getContext(), /*optLevel=*/3,
-                                  "nvptx64-nvidia-cuda", cfg->chip, "+ptx88");
-    std::string name = kernelName(op);
-    auto gpuModule =
-        gpu::GPUModuleOp::create(b, loc, name, b.getArrayAttr({target}));
-    symbols.insert(gpuModule); // renames on a clash
-    name = gpuModule.getName().str();
-
-    SmallVector<Type> argTypes;
-    for (Value v : {op.getA(), op.getSfa(), op.getB(), op.getSfb(), op.getC()})
-      argTypes.push_back(v.getType());
-    if (op.getAlpha())
-      argTypes.push_back(b.getF32Type());
-    b.setInsertionPointToStart(gpuModule.getBody());
-    auto kernel =
-        gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
-    kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-    kernel.setKnownBlockSizeAttr(
-        b.getDenseI32ArrayAttr({static_cast<int32_t>(cfg->threads()), 1, 1}));
+    gpu::GPUFuncOp kernel =
+        createGemvKernel(b, getOperation(), symbols, op, gemvKernelName(op),
+                         cfg->chip, cfg->threads());
     if (cfg->maxRegisters)
       kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
                       b.getI32IntegerAttr(cfg->maxRegisters));
@@ -247,22 +192,8 @@ struct ConvertNVFP4ToGPUPass
 
     int64_t rows = op.getA().getType().getDimSize(1);
     int64_t gridX = (rows + cfg->rowsPerBlock - 1) / cfg->rowsPerBlock;
-    b.setInsertionPoint(op);
-    auto cst = [&](int64_t v) {
-      return arith::ConstantIndexOp::create(b, loc, v).getResult();
-    };
-    SmallVector<Value> args = {op.getA(), op.getSfa(), op.getB(), op.getSfb(),
-                               op.getC()};
-    if (op.getAlpha())
-      args.push_back(op.getAlpha());
-    auto launch = gpu::LaunchFuncOp::create(
-        b, loc, kernel,
-        gpu::KernelDim3{cst(gridX), cst(op.getA().getType().getDimSize(0)),
-                        cst(1)},
-        gpu::KernelDim3{cst(cfg->threads()), cst(1), cst(1)},
-        /*dynamicSharedMemorySize=*/Value(), args);
-    launch->setAttr("nvfp4.launch", launchInfo(b, op, name, *cfg, gridX));
-    op.erase();
+    replaceGemvWithLaunch(b, op, kernel, gridX, /*sharedBytes=*/0,
+                          launchInfo(b, op, kernel, *cfg, gridX));
     return success();
   }
 };

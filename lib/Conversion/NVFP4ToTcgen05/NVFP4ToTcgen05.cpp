@@ -11,6 +11,7 @@
 
 #include "Tcgen05Emitter.h"
 
+#include "nvfp4/Conversion/Common/GemvOutlining.h"
 #include "nvfp4/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -32,46 +33,13 @@ namespace plan = ::nvfp4::tcgen05::plan;
 
 namespace {
 
-std::string kernelName(GemvOp op) {
-  MemRefType a = op.getA().getType();
-  std::string name;
-  llvm::raw_string_ostream os(name);
-  os << "nvfp4_gemv_" << a.getDimSize(1) << "x" << a.getDimSize(2) * 2 << "x"
-     << a.getDimSize(0) << "_" << stringifyScaleFormat(op.getFormat()) << "_"
-     << stringifyScaleLayout(op.getLayout()) << "_"
-     << op.getC().getType().getElementType() << "_tcgen05";
-  return name;
-}
-
 /// Everything a runtime needs to launch the kernel (see docs/nvfp4-run.md),
 /// plus the strategy and the plan's choices.
-DictionaryAttr launchInfo(OpBuilder &b, GemvOp op, StringRef name,
+DictionaryAttr launchInfo(OpBuilder &b, GemvOp op, gpu::GPUFuncOp kernel,
                           StringRef chip, const plan::GemvPlan &p) {
-  SmallVector<Attribute> params;
-  for (StringRef name : {"a", "sfa", "b", "sfb", "c"})
-    params.push_back(b.getStringAttr(name));
-  if (op.getAlpha())
-    params.push_back(b.getStringAttr("alpha"));
-  std::string output;
-  llvm::raw_string_ostream os(output);
-  os << op.getC().getType().getElementType();
-  NamedAttrList attrs;
-  attrs.append("kernel", b.getStringAttr(name));
-  attrs.append("chip", b.getStringAttr(chip));
-  attrs.append("op", b.getStringAttr("gemv"));
+  NamedAttrList attrs =
+      gemvLaunchInfo(b, op, kernel, chip, p.rowTiles(), p.sharedBytes());
   attrs.append("strategy", b.getStringAttr("tcgen05"));
-  attrs.append("m", b.getI64IntegerAttr(p.m));
-  attrs.append("k", b.getI64IntegerAttr(p.k));
-  attrs.append("l", b.getI64IntegerAttr(p.l));
-  attrs.append("scale_format",
-               b.getStringAttr(stringifyScaleFormat(op.getFormat())));
-  attrs.append("scale_layout",
-               b.getStringAttr(stringifyScaleLayout(op.getLayout())));
-  attrs.append("output", b.getStringAttr(output));
-  attrs.append("grid", b.getI64ArrayAttr({p.rowTiles(), p.l, 1}));
-  attrs.append("block", b.getI64ArrayAttr({plan::kThreads, 1, 1}));
-  attrs.append("shared_bytes", b.getI64IntegerAttr(p.sharedBytes()));
-  attrs.append("params", b.getArrayAttr(params));
   NamedAttrList config;
   config.append("stages", b.getI64IntegerAttr(p.stages));
   config.append("stage_k", b.getI64IntegerAttr(p.stageK()));
@@ -136,51 +104,16 @@ struct ConvertNVFP4ToTcgen05Pass
     if (failed(p))
       return failure();
     OpBuilder b(op);
-    Location loc = op.getLoc();
-    ModuleOp module = getOperation();
-
-    b.setInsertionPointToEnd(module.getBody());
-    auto target = NVVM::NVVMTargetAttr::get(
-        &getContext(), /*optLevel=*/3, "nvptx64-nvidia-cuda", chip, "+ptx88");
-    std::string name = kernelName(op);
-    auto gpuModule =
-        gpu::GPUModuleOp::create(b, loc, name, b.getArrayAttr({target}));
-    symbols.insert(gpuModule); // renames on a clash
-    name = gpuModule.getName().str();
-
-    SmallVector<Type> argTypes;
-    for (Value v : {op.getA(), op.getSfa(), op.getB(), op.getSfb(), op.getC()})
-      argTypes.push_back(v.getType());
-    if (op.getAlpha())
-      argTypes.push_back(b.getF32Type());
-    b.setInsertionPointToStart(gpuModule.getBody());
-    auto kernel =
-        gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
-    kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-    kernel.setKnownBlockSizeAttr(
-        b.getDenseI32ArrayAttr({static_cast<int32_t>(plan::kThreads), 1, 1}));
+    gpu::GPUFuncOp kernel =
+        createGemvKernel(b, getOperation(), symbols, op,
+                         gemvKernelName(op, "_tcgen05"), chip, plan::kThreads);
     // How the scale factors reach the 128x4 atoms tcgen05.cp reads.
     kernel->setAttr(
         "nvfp4.scale_staging",
         b.getStringAttr(p->blocked ? "blocked-copy" : "linear-to-blocked"));
     tc5::buildTcgen05GemvKernelBody(b, kernel, op, *p);
-
-    b.setInsertionPoint(op);
-    auto cst = [&](int64_t v) {
-      return arith::ConstantIndexOp::create(b, loc, v).getResult();
-    };
-    SmallVector<Value> args = {op.getA(), op.getSfa(), op.getB(), op.getSfb(),
-                               op.getC()};
-    if (op.getAlpha())
-      args.push_back(op.getAlpha());
-    Value sharedBytes =
-        arith::ConstantIntOp::create(b, loc, p->sharedBytes(), 32);
-    auto launch = gpu::LaunchFuncOp::create(
-        b, loc, kernel, gpu::KernelDim3{cst(p->rowTiles()), cst(p->l), cst(1)},
-        gpu::KernelDim3{cst(plan::kThreads), cst(1), cst(1)}, sharedBytes,
-        args);
-    launch->setAttr("nvfp4.launch", launchInfo(b, op, name, chip, *p));
-    op.erase();
+    replaceGemvWithLaunch(b, op, kernel, p->rowTiles(), p->sharedBytes(),
+                          launchInfo(b, op, kernel, chip, *p));
     return success();
   }
 };

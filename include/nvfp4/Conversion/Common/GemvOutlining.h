@@ -1,0 +1,45 @@
+//===- GemvOutlining.h - outlining nvfp4.gemv into GPU kernels --*- C++ -*-===//
+//
+// What every GPU lowering of nvfp4.gemv shares: the kernel's name, its own
+// gpu.module with the bare-pointer ABI (a, sfa, b, sfb, c[, alpha]), the
+// gpu.launch_func that replaces the op, and the common entries of the
+// `nvfp4.launch` manifest dictionary.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NVFP4_CONVERSION_COMMON_GEMVOUTLINING_H
+#define NVFP4_CONVERSION_COMMON_GEMVOUTLINING_H
+
+#include "nvfp4/Dialect/NVFP4/IR/NVFP4.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir {
+class SymbolTable;
+namespace nvfp4 {
+
+/// nvfp4_gemv_<M>x<K>x<L>_<format>_<layout>_<output><suffix>.
+std::string gemvKernelName(GemvOp op, StringRef suffix = "");
+
+/// A new gpu.module at the end of `module` (target `chip`, PTX 8.8, uniqued
+/// name) holding an empty kernel with the gemv ABI and `threads` threads.
+gpu::GPUFuncOp createGemvKernel(OpBuilder &b, ModuleOp module,
+                                SymbolTable &symbols, GemvOp op, StringRef name,
+                                StringRef chip, int64_t threads);
+
+/// The manifest entries every gemv kernel has; lowerings add their own
+/// (`strategy`, `config`) before building the dictionary.
+NamedAttrList gemvLaunchInfo(OpBuilder &b, GemvOp op, gpu::GPUFuncOp kernel,
+                             StringRef chip, int64_t gridX,
+                             int64_t sharedBytes);
+
+/// Replaces `op` by a launch of `kernel` on (gridX, L, 1) CTAs with
+/// `sharedBytes` of dynamic shared memory, carrying `info` as nvfp4.launch.
+void replaceGemvWithLaunch(OpBuilder &b, GemvOp op, gpu::GPUFuncOp kernel,
+                           int64_t gridX, int64_t sharedBytes,
+                           DictionaryAttr info);
+
+} // namespace nvfp4
+} // namespace mlir
+
+#endif // NVFP4_CONVERSION_COMMON_GEMVOUTLINING_H

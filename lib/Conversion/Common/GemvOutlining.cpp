@@ -1,0 +1,106 @@
+//===- GemvOutlining.cpp - outlining nvfp4.gemv into GPU kernels ----------===//
+
+#include "nvfp4/Conversion/Common/GemvOutlining.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+std::string mlir::nvfp4::gemvKernelName(GemvOp op, StringRef suffix) {
+  MemRefType a = op.getA().getType();
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  os << "nvfp4_gemv_" << a.getDimSize(1) << "x" << a.getDimSize(2) * 2 << "x"
+     << a.getDimSize(0) << "_" << stringifyScaleFormat(op.getFormat()) << "_"
+     << stringifyScaleLayout(op.getLayout()) << "_"
+     << op.getC().getType().getElementType() << suffix;
+  return name;
+}
+
+gpu::GPUFuncOp mlir::nvfp4::createGemvKernel(OpBuilder &b, ModuleOp module,
+                                             SymbolTable &symbols, GemvOp op,
+                                             StringRef name, StringRef chip,
+                                             int64_t threads) {
+  OpBuilder::InsertionGuard guard(b);
+  Location loc = op.getLoc();
+  b.setInsertionPointToEnd(module.getBody());
+  // PTX 8.8 covers sm_90a and the tcgen05 instructions of sm_100a.
+  auto target = NVVM::NVVMTargetAttr::get(
+      b.getContext(), /*optLevel=*/3, "nvptx64-nvidia-cuda", chip, "+ptx88");
+  auto gpuModule =
+      gpu::GPUModuleOp::create(b, loc, name, b.getArrayAttr({target}));
+  symbols.insert(gpuModule); // renames on a clash
+
+  SmallVector<Type> argTypes;
+  for (Value v : {op.getA(), op.getSfa(), op.getB(), op.getSfb(), op.getC()})
+    argTypes.push_back(v.getType());
+  if (op.getAlpha())
+    argTypes.push_back(b.getF32Type());
+  b.setInsertionPointToStart(gpuModule.getBody());
+  auto kernel = gpu::GPUFuncOp::create(b, loc, gpuModule.getName(),
+                                       b.getFunctionType(argTypes, {}));
+  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  kernel.setKnownBlockSizeAttr(
+      b.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
+  return kernel;
+}
+
+NamedAttrList mlir::nvfp4::gemvLaunchInfo(OpBuilder &b, GemvOp op,
+                                          gpu::GPUFuncOp kernel, StringRef chip,
+                                          int64_t gridX, int64_t sharedBytes) {
+  MemRefType a = op.getA().getType();
+  SmallVector<StringRef> params = {"a", "sfa", "b", "sfb", "c"};
+  if (op.getAlpha())
+    params.push_back("alpha");
+  std::string output;
+  llvm::raw_string_ostream os(output);
+  os << op.getC().getType().getElementType();
+  int64_t threads = (*kernel.getKnownBlockSize())[0];
+  NamedAttrList attrs;
+  attrs.append("kernel", b.getStringAttr(kernel.getName()));
+  attrs.append("chip", b.getStringAttr(chip));
+  attrs.append("op", b.getStringAttr("gemv"));
+  attrs.append("m", b.getI64IntegerAttr(a.getDimSize(1)));
+  attrs.append("k", b.getI64IntegerAttr(a.getDimSize(2) * 2));
+  attrs.append("l", b.getI64IntegerAttr(a.getDimSize(0)));
+  attrs.append("scale_format",
+               b.getStringAttr(stringifyScaleFormat(op.getFormat())));
+  attrs.append("scale_layout",
+               b.getStringAttr(stringifyScaleLayout(op.getLayout())));
+  attrs.append("output", b.getStringAttr(output));
+  attrs.append("grid", b.getI64ArrayAttr({gridX, a.getDimSize(0), 1}));
+  attrs.append("block", b.getI64ArrayAttr({threads, 1, 1}));
+  attrs.append("shared_bytes", b.getI64IntegerAttr(sharedBytes));
+  attrs.append("params", b.getStrArrayAttr(params));
+  return attrs;
+}
+
+void mlir::nvfp4::replaceGemvWithLaunch(OpBuilder &b, GemvOp op,
+                                        gpu::GPUFuncOp kernel, int64_t gridX,
+                                        int64_t sharedBytes,
+                                        DictionaryAttr info) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(op);
+  Location loc = op.getLoc();
+  auto cst = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  SmallVector<Value> args = {op.getA(), op.getSfa(), op.getB(), op.getSfb(),
+                             op.getC()};
+  if (op.getAlpha())
+    args.push_back(op.getAlpha());
+  Value shared;
+  if (sharedBytes != 0)
+    shared = arith::ConstantIntOp::create(b, loc, sharedBytes, 32);
+  int64_t threads = (*kernel.getKnownBlockSize())[0];
+  auto launch = gpu::LaunchFuncOp::create(
+      b, loc, kernel,
+      gpu::KernelDim3{cst(gridX), cst(op.getA().getType().getDimSize(0)),
+                      cst(1)},
+      gpu::KernelDim3{cst(threads), cst(1), cst(1)}, shared, args);
+  launch->setAttr("nvfp4.launch", info);
+  op.erase();
+}
