@@ -22,6 +22,8 @@ cases=(
   "m1 1 4096 1"
   "m130 130 2048 1 --layout linear"
   "m130b 130 2048 3 --layout blocked128x4 --format mxfp4"
+  "m130nb 130 2048 2 --layout blocked128x4"
+  "m1b 1 1024 2 --layout blocked128x4 --output f32"
   "k64 256 64 1"
   "k64mx 200 64 3 --format mxfp4 --output f32"
   "l3 1000 1024 3 --output bf16"

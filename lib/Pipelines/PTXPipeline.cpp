@@ -27,6 +27,7 @@ void mlir::nvfp4::buildPTXPipeline(OpPassManager &pm,
   kernel.splitK = options.splitK;
   kernel.vectorInShared = options.vectorInShared;
   kernel.maxRegisters = options.maxRegisters;
+  kernel.interleaveRows = options.interleaveRows;
   if (options.strategy == KernelStrategy::Tcgen05) {
     ConvertNVFP4ToTcgen05Options tensorCores;
     tensorCores.chip = options.chip;

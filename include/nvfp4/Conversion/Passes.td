@@ -69,6 +69,9 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
            "Load a through the non-coherent path without L1 allocation">,
     Option<"prefetch", "prefetch", "bool", /*default=*/"true",
            "Issue the next group of loads before decoding the current one">,
+    Option<"interleaveRows", "interleave-rows", "bool", /*default=*/"true",
+           "With blocked NVFP4 scales and 4 rows a thread, give a thread the "
+           "rows 32 apart whose scales share one 16-byte line">,
     Option<"maxRegisters", "max-registers", "int64_t", /*default=*/"0",
            "Register cap per thread given to ptxas (.maxnreg; 0: none)">,
     Option<"vectorInShared", "vector-in-shared", "bool", /*default=*/"false",

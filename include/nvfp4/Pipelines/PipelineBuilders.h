@@ -53,6 +53,10 @@ struct PTXPipelineOptions : public PassPipelineOptions<PTXPipelineOptions> {
       *this, "vector-in-shared",
       llvm::cl::desc("Decode b once per CTA into shared memory"),
       llvm::cl::init(false)};
+  Option<bool> interleaveRows{
+      *this, "interleave-rows",
+      llvm::cl::desc("Blocked scales: rows 32 apart per thread"),
+      llvm::cl::init(true)};
   Option<int64_t> maxRegisters{
       *this, "max-registers",
       llvm::cl::desc("Register cap per thread (0: none)"), llvm::cl::init(0)};

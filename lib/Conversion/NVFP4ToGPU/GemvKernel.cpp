@@ -13,6 +13,7 @@
 #include "UnitDot.h"
 
 #include "nvfp4/Conversion/Common/Codec.h"
+#include "nvfp4/Support/ScaleLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -92,7 +93,8 @@ struct KernelBuilder {
   GemvOp op;
   const KernelConfig &cfg;
   Value a, sfa, vec, sfb, c, alpha;
-  Value batch, lane, rowFirst, slice, sliceByte;
+  Value batch, lane, slice, sliceByte;
+  SmallVector<Value> rowIds; // this thread's rows, possibly past M
   Value partials;    // workgroup buffer [split-k, rows-per-block] when split
   Value preparedVec; // workgroup buffer of b prepared for dp4a, if shared
   SmallVector<Value> rows; // clamped row indices, one per rows-per-thread
@@ -153,6 +155,64 @@ struct KernelBuilder {
           format()));
     }
     return values;
+  }
+
+  /// With interleaved rows the four rows' scales of this load sit in one
+  /// 16-byte line of a blocked atom (row i in word i, the load's two
+  /// columns in the low or high half of each word): one load instead of
+  /// four, each of which would touch a different atom per lane pair.
+  SmallVector<SmallVector<Value>> loadInterleavedScales(Value kByte) {
+    namespace lay = ::nvfp4::layout;
+    Value col = unitColumn(kByte);
+    // Rows are below the padded row count, so the line is always in bounds
+    // (the clamp of `rows` is for a, not for the padded scales).
+    Value line =
+        addi(b, loc,
+             muli(b, loc,
+                  arith::RemUIOp::create(b, loc, rowIds[0],
+                                         idx(b, loc, lay::kLaneRows)),
+                  lay::kLineBytes),
+             muli(b, loc,
+                  arith::DivUIOp::create(
+                      b, loc,
+                      arith::RemUIOp::create(b, loc, rowIds[0],
+                                             idx(b, loc, lay::kAtomRows)),
+                      idx(b, loc, lay::kLaneRows)),
+                  lay::kAtomCols));
+    SmallVector<Value> indices = {
+        batch,
+        arith::DivUIOp::create(b, loc, rowIds[0], idx(b, loc, lay::kAtomRows)),
+        arith::DivUIOp::create(b, loc, col, idx(b, loc, lay::kAtomCols)), line};
+    Type f8 = cast<MemRefType>(sfa.getType()).getElementType();
+    Value bytes = vector::LoadOp::create(
+        b, loc, VectorType::get({lay::kLineBytes}, f8), sfa, indices,
+        /*nontemporal=*/false, llvm::MaybeAlign(lay::kLineBytes));
+    Value words = vector::BitCastOp::create(
+        b, loc, VectorType::get({4}, b.getI32Type()),
+        arith::BitcastOp::create(
+            b, loc, VectorType::get({lay::kLineBytes}, b.getI8Type()), bytes));
+    // The load's first column is even: byte 0 or 2 of each word.
+    Value shift = arith::IndexCastOp::create(
+        b, loc, b.getI32Type(),
+        muli(b, loc,
+             arith::RemUIOp::create(b, loc, col, idx(b, loc, lay::kAtomCols)),
+             8));
+    SmallVector<SmallVector<Value>> scales;
+    for (int64_t r = 0; r < cfg.rowsPerThread; ++r) {
+      Value word = vector::ExtractOp::create(b, loc, words, r);
+      Value pair = arith::TruncIOp::create(
+          b, loc, b.getI16Type(), arith::ShRUIOp::create(b, loc, word, shift));
+      Value pairBytes = LLVM::BitcastOp::create(
+          b, loc, VectorType::get({2}, b.getI8Type()), pair);
+      Value halves = NVVM::ConvertF8x2ToF16x2Op::create(
+          b, loc, VectorType::get({2}, b.getF16Type()), pairBytes,
+          /*relu=*/false, f8);
+      Value wide = arith::ExtFOp::create(
+          b, loc, VectorType::get({2}, b.getF32Type()), halves);
+      scales.push_back({vector::ExtractOp::create(b, loc, wide, 0),
+                        vector::ExtractOp::create(b, loc, wide, 1)});
+    }
+    return scales;
   }
 
   /// Decodes the whole vector b of this batch once per CTA into shared
@@ -234,9 +294,12 @@ struct KernelBuilder {
           b, loc, b.getF32FloatAttr(1.0f / unitDotScale(cfg.decode)));
       for (Value &sb : sbs)
         sb = arith::MulFOp::create(b, loc, sb, factor);
-      SmallVector<SmallVector<Value>> sas;
-      for (Value row : rows)
-        sas.push_back(loadUnitScales(sfa, false, row, kByte));
+      SmallVector<SmallVector<Value>> sas =
+          cfg.interleaveRows ? loadInterleavedScales(kByte)
+                             : SmallVector<SmallVector<Value>>();
+      if (!cfg.interleaveRows)
+        for (Value row : rows)
+          sas.push_back(loadUnitScales(sfa, false, row, kByte));
       for (int64_t unit = 0; unit < cfg.bytesPerLoad / 8; ++unit) {
         SmallVector<Value> prepared =
             preparedVec ? loadPreparedUnit(kByte, unit)
@@ -318,13 +381,26 @@ struct KernelBuilder {
     if (cfg.splitK > 1)
       sliceByte = muli(b, loc, slice, steps * stepBytes());
     Value rowInBlock = muli(b, loc, rowGroup, cfg.rowsPerThread);
-    rowFirst =
-        addi(b, loc, muli(b, loc, blockRow, cfg.rowsPerBlock), rowInBlock);
+    if (cfg.interleaveRows) {
+      // Row group q owns rows 128 (q / 32) + q % 32 + 32 i: the rows whose
+      // scales share one 16-byte line of a blocked atom.
+      Value q = addi(b, loc, muli(b, loc, blockRow, rowGroups), rowGroup);
+      Value base = addi(
+          b, loc,
+          muli(b, loc, arith::DivUIOp::create(b, loc, q, idx(b, loc, 32)), 128),
+          arith::RemUIOp::create(b, loc, q, idx(b, loc, 32)));
+      for (int64_t r = 0; r < cfg.rowsPerThread; ++r)
+        rowIds.push_back(addi(b, loc, base, idx(b, loc, 32 * r)));
+    } else {
+      Value first =
+          addi(b, loc, muli(b, loc, blockRow, cfg.rowsPerBlock), rowInBlock);
+      for (int64_t r = 0; r < cfg.rowsPerThread; ++r)
+        rowIds.push_back(addi(b, loc, first, idx(b, loc, r)));
+    }
     // Rows past M read the last row (always valid memory) and store nothing.
-    for (int64_t r = 0; r < cfg.rowsPerThread; ++r)
+    for (Value row : rowIds)
       rows.push_back(
-          arith::MinUIOp::create(b, loc, addi(b, loc, rowFirst, idx(b, loc, r)),
-                                 idx(b, loc, numRows() - 1)));
+          arith::MinUIOp::create(b, loc, row, idx(b, loc, numRows() - 1)));
 
     if (preparedVec)
       buildSharedVectorPrologue(tid);
@@ -362,7 +438,7 @@ struct KernelBuilder {
     }
     Type outType = op.getC().getType().getElementType();
     for (auto [r, v] : llvm::enumerate(acc)) {
-      Value row = addi(b, loc, rowFirst, idx(b, loc, r));
+      Value row = rowIds[r];
       Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                             row, idx(b, loc, numRows()));
       Value store = arith::AndIOp::create(b, loc, isLeader, inRange);

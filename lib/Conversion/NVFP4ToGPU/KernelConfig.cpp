@@ -2,6 +2,8 @@
 
 #include "KernelConfig.h"
 
+#include "nvfp4/Support/ScaleLayout.h"
+
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -162,7 +164,22 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op, const KernelOptions &options) {
       options.vectorInShared && cfg.decode == DecodeMethod::Dp4a;
   if (cfg.vectorInShared && sharedMemoryBytes(op, cfg) > 48 * 1024)
     cfg.vectorInShared = false;
+  // Four rows 32 apart share a 16-byte line of blocked scales; a CTA's row
+  // groups must then tile the 32 lines of an atom.
+  int64_t rowGroups = cfg.rowsPerBlock / cfg.rowsPerThread;
+  cfg.interleaveRows =
+      options.interleaveRows && op.getLayout() == ScaleLayout::Blocked128x4 &&
+      op.getFormat() == ScaleFormat::NVFP4 && cfg.bytesPerLoad == 16 &&
+      cfg.rowsPerThread == 4 && 32 % rowGroups == 0;
   return cfg;
+}
+
+int64_t mlir::nvfp4::gridRowBlocks(GemvOp op, const KernelConfig &cfg) {
+  int64_t rows = op.getA().getType().getDimSize(1);
+  if (cfg.interleaveRows) // 32 row groups for every 128 rows
+    return ::nvfp4::layout::ceilDiv(rows, 128) * 32 /
+           (cfg.rowsPerBlock / cfg.rowsPerThread);
+  return ::nvfp4::layout::ceilDiv(rows, cfg.rowsPerBlock);
 }
 
 int64_t mlir::nvfp4::sharedMemoryBytes(GemvOp op, const KernelConfig &cfg) {

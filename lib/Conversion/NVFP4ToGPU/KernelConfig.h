@@ -22,6 +22,7 @@ struct KernelOptions {
   int64_t splitK = 0;
   bool vectorInShared = false;
   int64_t maxRegisters = 0;
+  bool interleaveRows = true;
 };
 
 /// Every choice resolved for one gemv shape.
@@ -35,6 +36,7 @@ struct KernelConfig {
   int64_t splitK;
   bool vectorInShared;
   int64_t maxRegisters;
+  bool interleaveRows;
   int64_t threads() const {
     return rowsPerBlock / rowsPerThread * lanesPerRow * splitK;
   }
@@ -44,6 +46,9 @@ struct KernelConfig {
 /// reports a located error on `op` and fails when they cannot work.
 FailureOr<KernelConfig> resolveKernelConfig(GemvOp op,
                                             const KernelOptions &options);
+
+/// CTAs along the rows of one batch (grid x).
+int64_t gridRowBlocks(GemvOp op, const KernelConfig &cfg);
 
 /// Bytes of static shared memory the kernel of `cfg` uses for `op`.
 int64_t sharedMemoryBytes(GemvOp op, const KernelConfig &cfg);

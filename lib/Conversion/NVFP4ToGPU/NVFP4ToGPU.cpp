@@ -52,6 +52,7 @@ DictionaryAttr launchInfo(OpBuilder &b, GemvOp op, gpu::GPUFuncOp kernel,
   tun.append("split_k", b.getI64IntegerAttr(cfg.splitK));
   tun.append("vector_in_shared", b.getBoolAttr(cfg.vectorInShared));
   tun.append("max_registers", b.getI64IntegerAttr(cfg.maxRegisters));
+  tun.append("interleave_rows", b.getBoolAttr(cfg.interleaveRows));
   tun.append("static_shared_bytes",
              b.getI64IntegerAttr(sharedMemoryBytes(op, cfg)));
   attrs.append("config", tun.getDictionary(b.getContext()));
@@ -99,10 +100,10 @@ struct ConvertNVFP4ToGPUPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    KernelOptions options{chip,        rowsPerBlock,   rowsPerThread,
-                          lanesPerRow, bytesPerLoad,   loadsInFlight,
-                          decode,      cacheHints,     prefetch,
-                          splitK,      vectorInShared, maxRegisters};
+    KernelOptions options{
+        chip,           rowsPerBlock, rowsPerThread, lanesPerRow, bytesPerLoad,
+        loadsInFlight,  decode,       cacheHints,    prefetch,    splitK,
+        vectorInShared, maxRegisters, interleaveRows};
     // In program order, so kernels appear in the order of their ops.
     SmallVector<Operation *> ops;
     module.walk([&](Operation *op) {
@@ -190,8 +191,7 @@ struct ConvertNVFP4ToGPUPass
                       b.getI32IntegerAttr(cfg->maxRegisters));
     buildGemvKernelBody(b, kernel, op, *cfg);
 
-    int64_t rows = op.getA().getType().getDimSize(1);
-    int64_t gridX = (rows + cfg->rowsPerBlock - 1) / cfg->rowsPerBlock;
+    int64_t gridX = gridRowBlocks(op, *cfg);
     replaceGemvWithLaunch(b, op, kernel, gridX, /*sharedBytes=*/0,
                           launchInfo(b, op, kernel, *cfg, gridX));
     return success();
