@@ -36,9 +36,9 @@
 #include "nvfp4/Support/ScaleLayout.h"
 
 #include <algorithm>
-#include <cstdarg>
 #include <chrono>
 #include <cmath>
+#include <cstdarg>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -209,10 +209,12 @@ struct GemvKernels {
 
 GemvKernels gemvKernels(ScaleFormat f, ElementType t) {
 #define NVFP4_KERNELS(fmt, out)                                                \
-  GemvKernels{_mlir_ciface_gemv_##fmt##_linear_##out,                          \
-              _mlir_ciface_gemv_##fmt##_linear_##out##_alpha,                  \
-              _mlir_ciface_gemv_##fmt##_blocked_##out,                         \
-              _mlir_ciface_gemv_##fmt##_blocked_##out##_alpha}
+  GemvKernels {                                                                \
+    _mlir_ciface_gemv_##fmt##_linear_##out,                                    \
+        _mlir_ciface_gemv_##fmt##_linear_##out##_alpha,                        \
+        _mlir_ciface_gemv_##fmt##_blocked_##out,                               \
+        _mlir_ciface_gemv_##fmt##_blocked_##out##_alpha                        \
+  }
   bool nv = f == ScaleFormat::NVFP4;
   switch (t) {
   case ElementType::F16:
@@ -237,7 +239,8 @@ struct Stats {
   void damage(std::vector<uint8_t> &buf, int64_t elementBytes) {
     if (!corrupt || buf.empty())
       return;
-    int64_t i = static_cast<int64_t>(corruptRng() % (buf.size() / elementBytes));
+    int64_t i =
+        static_cast<int64_t>(corruptRng() % (buf.size() / elementBytes));
     if (elementBytes == 1)
       buf[i] ^= 0x01;
     else
@@ -306,9 +309,9 @@ std::vector<uint8_t> runGemv(const ref::GemvProblem &p, bool withAlpha,
     else
       kernels.linear(&a, &sfa, &b, &sfb, &cd);
   } else {
-    D4 sfa = desc<4>(in.sfa.data(), {p.l, layout::rowBlocks(p.m),
-                                     layout::colBlocks(cols),
-                                     layout::kAtomBytes});
+    D4 sfa =
+        desc<4>(in.sfa.data(), {p.l, layout::rowBlocks(p.m),
+                                layout::colBlocks(cols), layout::kAtomBytes});
     D4 sfb = desc<4>(in.sfb.data(),
                      {p.l, 1, layout::colBlocks(cols), layout::kAtomBytes});
     if (withAlpha)
@@ -329,7 +332,8 @@ double worstOfTolerance(ElementType type, const std::vector<uint8_t> &c,
     double o = ref::readOutput(type, c.data(), i);
     double rr = ref::readOutput(type, rounded.data(), i);
     if (std::isfinite(o) && std::isfinite(rr))
-      worst = std::max(worst, std::fabs(o - rr) / (1e-3 + 1e-3 * std::fabs(rr)));
+      worst =
+          std::max(worst, std::fabs(o - rr) / (1e-3 + 1e-3 * std::fabs(rr)));
   }
   return worst;
 }
@@ -366,14 +370,14 @@ double summationBound(const ref::GemvProblem &p, const ref::GemvInputs &in,
   for (int64_t kb = 0; kb < cols; ++kb) {
     double dot = 0.0;
     for (int64_t j = kb * bs / 2; j < (kb + 1) * bs / 2; ++j)
-      dot += formats::decodeE2M1(aRow[j] & 0xF) *
-                 formats::decodeE2M1(bRow[j] & 0xF) +
-             formats::decodeE2M1(aRow[j] >> 4) *
-                 formats::decodeE2M1(bRow[j] >> 4);
-    double sa = ref::decodeScale(
-        p.format, sfa[ref::scaleOffset(p.layout, m, kb, cols)]);
-    double sb = ref::decodeScale(
-        p.format, sfb[ref::scaleOffset(p.layout, 0, kb, cols)]);
+      dot +=
+          formats::decodeE2M1(aRow[j] & 0xF) *
+              formats::decodeE2M1(bRow[j] & 0xF) +
+          formats::decodeE2M1(aRow[j] >> 4) * formats::decodeE2M1(bRow[j] >> 4);
+    double sa = ref::decodeScale(p.format,
+                                 sfa[ref::scaleOffset(p.layout, m, kb, cols)]);
+    double sb = ref::decodeScale(p.format,
+                                 sfb[ref::scaleOffset(p.layout, 0, kb, cols)]);
     partial += sa * sb * dot;
     if (kb > 0)
       sumAbs += std::fabs(partial);
@@ -407,9 +411,9 @@ Outliers classifyOutliers(const ref::GemvProblem &p, const ref::GemvInputs &in,
       pass = o == rr || std::fabs(o - rr) <= 1e-3 + 1e-3 * std::fabs(rr);
     if (pass)
       continue;
-    bool bounded = std::isfinite(o) && std::isfinite(r) &&
-                   std::fabs(o - r) <=
-                       summationBound(p, in, i / p.m, i % p.m, r);
+    bool bounded =
+        std::isfinite(o) && std::isfinite(r) &&
+        std::fabs(o - r) <= summationBound(p, in, i / p.m, i % p.m, r);
     if (bounded) {
       ++out.withinBound;
     } else {
@@ -433,8 +437,7 @@ void checkGemv(Stats &stats, const Shape &s, ScaleFormat format,
   p.format = format;
   p.layout = layout;
   ref::GemvInputs in = ref::generateGemvInputs(p, dist, seed);
-  const std::vector<uint8_t> a0 = in.a, sfa0 = in.sfa, b0 = in.b,
-                             sfb0 = in.sfb;
+  const std::vector<uint8_t> a0 = in.a, sfa0 = in.sfa, b0 = in.b, sfb0 = in.sfb;
   p.alpha = 1.0f;
   const std::vector<double> plain =
       ref::gemvExact(p, in.a.data(), in.sfa.data(), in.b.data(), in.sfb.data());
@@ -464,14 +467,13 @@ void checkGemv(Stats &stats, const Shape &s, ScaleFormat format,
     stats.damage(c, ref::elementBytes(v.type));
     const std::vector<double> &expect = v.alpha ? scaled : plain;
     ref::Comparison cmp = ref::compare(v.type, c.data(), expect, 1e-3, 1e-3);
-    bool inputsKept = in.a == a0 && in.sfa == sfa0 && in.b == b0 &&
-                      in.sfb == sfb0;
-    std::string what = strf(
-        "gemv %s %s %-4s %-12s M=%lld K=%lld L=%lld %s", name(format),
-        name(layout), name(v.type),
-        v.alpha ? strf("alpha=%.6g", alpha).c_str() : "", (long long)s.m,
-        (long long)s.k, (long long)s.l,
-        dist == ref::Distribution::Full ? "full" : "weak");
+    bool inputsKept =
+        in.a == a0 && in.sfa == sfa0 && in.b == b0 && in.sfb == sfb0;
+    std::string what = strf("gemv %s %s %-4s %-12s M=%lld K=%lld L=%lld %s",
+                            name(format), name(layout), name(v.type),
+                            v.alpha ? strf("alpha=%.6g", alpha).c_str() : "",
+                            (long long)s.m, (long long)s.k, (long long)s.l,
+                            dist == ref::Distribution::Full ? "full" : "weak");
     std::string detail =
         strf("rel %.2e max %.2e, worst %.3f of tolerance", cmp.relError,
              cmp.maxAbsError, worstOfTolerance(v.type, c, expect));
@@ -580,8 +582,8 @@ const char *name(InputType t) {
 
 /// Runs the compiled quantizer into poisoned buffers.
 ref::Quantized runQuantize(const QuantizeVariant &v,
-                           std::vector<uint8_t> &input, int64_t rows,
-                           int64_t k, int64_t l) {
+                           std::vector<uint8_t> &input, int64_t rows, int64_t k,
+                           int64_t l) {
   const int64_t cols = k / ref::blockSize(v.format);
   ref::Quantized q;
   q.data.assign(l * rows * (k / 2), 0xFF);
@@ -662,8 +664,7 @@ std::vector<uint8_t> runDequantize(ScaleFormat format, ScaleLayout layout,
                                                          &yd);
       break;
     case ElementType::BF16:
-      lin ? _mlir_ciface_dequantize_nvfp4_gs_linear_bf16(&q, &s.linear, &g,
-                                                         &yd)
+      lin ? _mlir_ciface_dequantize_nvfp4_gs_linear_bf16(&q, &s.linear, &g, &yd)
           : _mlir_ciface_dequantize_nvfp4_gs_blocked_bf16(&q, &s.blocked, &g,
                                                           &yd);
       break;
@@ -677,18 +678,17 @@ std::vector<uint8_t> runDequantize(ScaleFormat format, ScaleLayout layout,
   return y;
 }
 
-std::string quantizeName(const char *op, const QuantizeVariant &v,
-                         int64_t rows, int64_t k, int64_t l) {
+std::string quantizeName(const char *op, const QuantizeVariant &v, int64_t rows,
+                         int64_t k, int64_t l) {
   return strf("%s %s%s %s %s rows=%lld K=%lld L=%lld", op, name(v.format),
-                v.twoLevel ? " two-level" : "", name(v.layout), name(v.input),
-                (long long)rows, (long long)k, (long long)l);
+              v.twoLevel ? " two-level" : "", name(v.layout), name(v.input),
+              (long long)rows, (long long)k, (long long)l);
 }
 
 /// quantize(x) equals ref::quantize(x) byte for byte, and dequantizing it
 /// stays within the documented error bound.
-void checkQuantize(Stats &stats, std::mt19937_64 &rng,
-                   const QuantizeVariant &v, int64_t rows, int64_t k,
-                   int64_t l) {
+void checkQuantize(Stats &stats, std::mt19937_64 &rng, const QuantizeVariant &v,
+                   int64_t rows, int64_t k, int64_t l) {
   const int64_t bs = ref::blockSize(v.format), cols = k / bs;
   std::vector<float> x = randomValues(rng, l * rows * k, bs, v.input);
   std::vector<uint8_t> input = inputStorage(x, v.input);
@@ -703,20 +703,20 @@ void checkQuantize(Stats &stats, std::mt19937_64 &rng,
   stats.damage(gotData, 1);
   if (int64_t i = firstDifference(gotData, want.data); i >= 0) {
     ok = false;
-    detail += strf("data byte %lld is 0x%02X, reference 0x%02X (x = %.9g, "
-                     "%.9g); ",
-                     (long long)i, gotData[i], want.data[i], x[2 * i],
-                     x[2 * i + 1]);
+    detail +=
+        strf("data byte %lld is 0x%02X, reference 0x%02X (x = %.9g, "
+             "%.9g); ",
+             (long long)i, gotData[i], want.data[i], x[2 * i], x[2 * i + 1]);
   }
   if (int64_t i = firstDifference(got.scales, want.scales); i >= 0) {
     ok = false;
     detail += strf("scale byte %lld is 0x%02X, reference 0x%02X; ",
-                     (long long)i, got.scales[i], want.scales[i]);
+                   (long long)i, got.scales[i], want.scales[i]);
   }
   if (floatToBits(got.globalScale) != floatToBits(want.globalScale)) {
     ok = false;
     detail += strf("global scale %.9g, reference %.9g; ", got.globalScale,
-                     want.globalScale);
+                   want.globalScale);
   }
   if (input != input0) {
     ok = false;
@@ -748,9 +748,8 @@ void checkQuantize(Stats &stats, std::mt19937_64 &rng,
       }
     }
   }
-  std::vector<double> back =
-      ref::dequantize(v.format, v.layout, got.data.data(), got.scales.data(),
-                      gs, rows, k, l);
+  std::vector<double> back = ref::dequantize(
+      v.format, v.layout, got.data.data(), got.scales.data(), gs, rows, k, l);
   int64_t bad = -1;
   double worst = 0.0; // largest error / bound where t <= 6
   for (int64_t i = 0; i < static_cast<int64_t>(x.size()); ++i) {
@@ -767,9 +766,9 @@ void checkQuantize(Stats &stats, std::mt19937_64 &rng,
     }
     double t = std::fabs(xi) / S;
     double d = t <= 2 ? 0.25 : t <= 4 ? 0.5 : t <= 6 ? 1.0 : t - 6;
-    double bound = S * d + (v.format == ScaleFormat::NVFP4
-                                ? std::ldexp(std::fabs(xi), -21)
-                                : 0.0);
+    double bound =
+        S * d +
+        (v.format == ScaleFormat::NVFP4 ? std::ldexp(std::fabs(xi), -21) : 0.0);
     if (!(err <= bound)) {
       bad = i;
       break;
@@ -777,11 +776,12 @@ void checkQuantize(Stats &stats, std::mt19937_64 &rng,
     if (t <= 6)
       worst = std::max(worst, err / bound);
   }
-  stats.report(bad < 0, quantizeName("round trip dequantize(quantize(x))", v,
-                                     rows, k, l),
-               bad < 0 ? strf("max error / bound %.3f (unsaturated)", worst)
-                       : strf("element %lld: x = %.9g, back %.17g",
-                                (long long)bad, x[bad], back[bad]));
+  stats.report(
+      bad < 0,
+      quantizeName("round trip dequantize(quantize(x))", v, rows, k, l),
+      bad < 0 ? strf("max error / bound %.3f (unsaturated)", worst)
+              : strf("element %lld: x = %.9g, back %.17g", (long long)bad,
+                     x[bad], back[bad]));
 }
 
 /// dequantize on random codes and scales (all bytes, NaN included) equals the
@@ -810,22 +810,22 @@ void checkDequantize(Stats &stats, std::mt19937_64 &rng, ScaleFormat format,
   if (withGs)
     gs = 2688.0f / std::ldexp(std::uniform_real_distribution<float>(1, 2)(rng),
                               static_cast<int>(rng() % 24) - 12);
-  std::vector<uint8_t> y = runDequantize(format, layout, withGs, out, data,
-                                         scales, gs, rows, k, l);
+  std::vector<uint8_t> y =
+      runDequantize(format, layout, withGs, out, data, scales, gs, rows, k, l);
   stats.damage(y, ref::elementBytes(out));
   std::vector<double> want = ref::dequantize(format, layout, data.data(),
                                              scales.data(), gs, rows, k, l);
   ref::Comparison cmp = ref::compare(out, y.data(), want, 0.0, 0.0);
-  std::string what = strf("dequantize %s%s %s %-4s rows=%lld K=%lld L=%lld",
-                            name(format), withGs ? " gs" : "", name(layout),
-                            name(out), (long long)rows, (long long)k,
-                            (long long)l);
+  std::string what =
+      strf("dequantize %s%s %s %-4s rows=%lld K=%lld L=%lld", name(format),
+           withGs ? " gs" : "", name(layout), name(out), (long long)rows,
+           (long long)k, (long long)l);
   std::string detail = "correctly rounded";
   if (!cmp.ok()) {
     int64_t i = std::max<int64_t>(cmp.firstMismatch, 0);
     detail = strf("%lld NaN; element %lld is %.9g, reference %.17g",
-                    (long long)cmp.nanCount, (long long)i,
-                    ref::readOutput(out, y.data(), i), want[i]);
+                  (long long)cmp.nanCount, (long long)i,
+                  ref::readOutput(out, y.data(), i), want[i]);
   }
   stats.report(cmp.ok(), what, detail);
 }
@@ -861,9 +861,9 @@ void checkRequantize(Stats &stats, std::mt19937_64 &rng,
   std::vector<uint8_t> scales = ref::convertScaleLayout(
       ScaleLayout::Linear, v.layout, linear.data(), rows, cols, l);
 
-  std::vector<uint8_t> y = runDequantize(v.format, v.layout, v.twoLevel,
-                                         ElementType::F32, data, scales, gs,
-                                         rows, k, l);
+  std::vector<uint8_t> y =
+      runDequantize(v.format, v.layout, v.twoLevel, ElementType::F32, data,
+                    scales, gs, rows, k, l);
   std::vector<float> x(codes.size());
   std::memcpy(x.data(), y.data(), y.size());
   std::vector<uint8_t> input = inputStorage(x, InputType::F32);
@@ -871,17 +871,17 @@ void checkRequantize(Stats &stats, std::mt19937_64 &rng,
   stats.damage(q.data, 1);
   std::string detail;
   if (int64_t i = firstDifference(q.data, data); i >= 0)
-    detail += strf("data byte %lld is 0x%02X, expected 0x%02X; ",
-                     (long long)i, q.data[i], data[i]);
+    detail += strf("data byte %lld is 0x%02X, expected 0x%02X; ", (long long)i,
+                   q.data[i], data[i]);
   if (int64_t i = firstDifference(q.scales, scales); i >= 0)
-    detail += strf("scale byte %lld is 0x%02X, expected 0x%02X; ",
-                     (long long)i, q.scales[i], scales[i]);
+    detail += strf("scale byte %lld is 0x%02X, expected 0x%02X; ", (long long)i,
+                   q.scales[i], scales[i]);
   if (q.globalScale != gs)
     detail += strf("global scale %.9g, expected %.9g", q.globalScale, gs);
-  stats.report(detail.empty(),
-               quantizeName("round trip quantize(dequantize(q))", v, rows, k,
-                            l),
-               detail.empty() ? "q reproduced" : detail);
+  stats.report(
+      detail.empty(),
+      quantizeName("round trip quantize(dequantize(q))", v, rows, k, l),
+      detail.empty() ? "q reproduced" : detail);
 }
 
 //===----------------------------------------------------------------------===//
@@ -927,16 +927,15 @@ void checkConvert(Stats &stats, std::mt19937_64 &rng, bool e8m0, int64_t rows,
     runConvert(e8m0, from, to, src, dst, rows, cols, l);
     return dst;
   };
-  std::string what =
-      strf("convert_scale_layout %s rows=%lld cols=%lld L=%lld",
-             e8m0 ? "ue8m0" : "e4m3 ", (long long)rows, (long long)cols,
-             (long long)l);
+  std::string what = strf("convert_scale_layout %s rows=%lld cols=%lld L=%lld",
+                          e8m0 ? "ue8m0" : "e4m3 ", (long long)rows,
+                          (long long)cols, (long long)l);
   std::string detail;
   auto expectEqual = [&](const char *step, const std::vector<uint8_t> &got,
                          const std::vector<uint8_t> &want) {
     if (int64_t i = firstDifference(got, want); i >= 0)
       detail += strf("%s: byte %lld is 0x%02X, expected 0x%02X; ", step,
-                       (long long)i, got[i], want[i]);
+                     (long long)i, got[i], want[i]);
   };
   // linear -> blocked (padding zero), and back.
   std::vector<uint8_t> blocked = convert(lin, blk, linear);
@@ -1018,11 +1017,10 @@ int main(int argc, char **argv) {
   // GEMV: the nine competition test shapes and odd ones (one row, rows and
   // scale columns that do not fill a 128x4 atom, K = 64, three batches).
   const std::vector<Shape> shapes = {
-      {128, 256, 1},  {128, 1536, 1}, {128, 3072, 1},
-      {256, 7168, 1}, {2432, 4608, 2}, {384, 7168, 2},
-      {512, 512, 2},  {512, 4096, 2}, {512, 1536, 2},
-      {1, 64, 1},     {1, 4096, 3},   {130, 64, 3},
-      {130, 96, 2},   {3, 160, 1},    {257, 1024, 3}};
+      {128, 256, 1},   {128, 1536, 1}, {128, 3072, 1}, {256, 7168, 1},
+      {2432, 4608, 2}, {384, 7168, 2}, {512, 512, 2},  {512, 4096, 2},
+      {512, 1536, 2},  {1, 64, 1},     {1, 4096, 3},   {130, 64, 3},
+      {130, 96, 2},    {3, 160, 1},    {257, 1024, 3}};
   for (const Shape &s : shapes)
     for (ScaleFormat f : {ScaleFormat::NVFP4, ScaleFormat::MXFP4}) {
       if (s.k % ref::blockSize(f) != 0)
@@ -1031,9 +1029,9 @@ int main(int argc, char **argv) {
         for (ref::Distribution d :
              {ref::Distribution::Full, ref::Distribution::Weak}) {
           // alpha: 1 / (gs_a * gs_b) of realistic two-level global scales.
-          float alpha = std::ldexp(
-              std::uniform_real_distribution<float>(1.0f, 2.0f)(rng),
-              -static_cast<int>(rng() % 12));
+          float alpha =
+              std::ldexp(std::uniform_real_distribution<float>(1.0f, 2.0f)(rng),
+                         -static_cast<int>(rng() % 12));
           uint64_t caseSeed = rng();
           bool large = s.m * s.k * s.l > largeElements;
           if (large && small)
@@ -1077,8 +1075,7 @@ int main(int argc, char **argv) {
         if (s.k % ref::blockSize(f) != 0 ||
             (small && s.rows * s.k * s.l > largeElements))
           continue;
-        for (ScaleLayout lay :
-             {ScaleLayout::Linear, ScaleLayout::Blocked128x4})
+        for (ScaleLayout lay : {ScaleLayout::Linear, ScaleLayout::Blocked128x4})
           for (ElementType t :
                {ElementType::F16, ElementType::BF16, ElementType::F32})
             checkDequantize(stats, rng, f, lay, withGs, t, s.rows, s.k, s.l);
@@ -1094,9 +1091,9 @@ int main(int argc, char **argv) {
       if (!small || s.rows * s.cols * s.l <= largeElements / 16)
         checkConvert(stats, rng, e8m0, s.rows, s.cols, s.l);
 
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   std::printf("nvfp4-cpu-check: %lld cases, %lld passed, %lld failed (seed "
               "%llu, %.1f s)\n",
               (long long)stats.cases, (long long)(stats.cases - stats.failed),

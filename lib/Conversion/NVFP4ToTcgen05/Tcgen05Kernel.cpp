@@ -130,8 +130,7 @@ void KernelEmitter::emitStageLanded(int64_t pending) {
 
 void KernelEmitter::emitWaitMma(Value stage) {
   IV s = iv(stage);
-  mbarrierWaitParity(b, loc,
-                     smemAddress(plan.barrierOffsetOf(plan.slotOf(s))),
+  mbarrierWaitParity(b, loc, smemAddress(plan.barrierOffsetOf(plan.slotOf(s))),
                      toI32(b, loc, plan.parityOf(s)));
 }
 

@@ -9,6 +9,8 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+// The generated declarations depend on each other in this order.
+// clang-format off
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4OpsDialect.h.inc"
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Enums.h.inc"
 
@@ -17,6 +19,7 @@
 
 #define GET_OP_CLASSES
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4Ops.h.inc"
+// clang-format on
 
 namespace mlir::nvfp4 {
 /// Values covered by one scale factor: 16 for NVFP4, 32 for MXFP4.
