@@ -2,6 +2,8 @@
 
 #include "nvfp4-run/Manifest.h"
 
+#include "nvfp4/Support/ScaleLayout.h"
+
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -25,6 +27,19 @@ BufferSizes nvfp4::run::bufferSizes(const ref::GemvProblem &p) {
   sizes.sfb = p.l * ref::scaleBatchBytes(p.layout, 1, scaleCols);
   sizes.c = p.l * p.m * ref::elementBytes(p.output);
   return sizes;
+}
+
+ConversionSizes nvfp4::run::conversionSizes(const ConversionProblem &p) {
+  ConversionSizes sizes;
+  sizes.source = p.l * ref::scaleBatchBytes(p.from, p.rows, p.cols);
+  sizes.destBatch = ref::scaleBatchBytes(p.to, p.rows, p.cols);
+  sizes.dest = p.l * sizes.destBatch;
+  return sizes;
+}
+
+int64_t nvfp4::run::uniqueBytes(const Manifest &manifest) {
+  return manifest.isConversion() ? conversionSizes(manifest.conversion).unique()
+                                 : bufferSizes(manifest.problem).unique();
 }
 
 const char *nvfp4::run::name(ref::ScaleFormat format) {
@@ -61,11 +76,25 @@ const char *nvfp4::run::name(Param param) {
     return "c";
   case Param::Alpha:
     return "alpha";
+  case Param::Source:
+    return "source";
+  case Param::Dest:
+    return "dest";
   }
   return "?";
 }
 
+const char *nvfp4::run::name(ScaleElement element) {
+  return element == ScaleElement::F8E4M3FN ? "f8E4M3FN" : "f8E8M0FNU";
+}
+
 std::string nvfp4::run::describe(const Manifest &manifest) {
+  if (manifest.isConversion()) {
+    const ConversionProblem &c = manifest.conversion;
+    return manifest.op + " " + std::to_string(c.rows) + "x" +
+           std::to_string(c.cols) + "x" + std::to_string(c.l) + " " +
+           name(c.from) + "->" + name(c.to) + " " + name(c.element);
+  }
   const ref::GemvProblem &p = manifest.problem;
   return manifest.op + " " + std::to_string(p.m) + "x" + std::to_string(p.k) +
          "x" + std::to_string(p.l) + " " + name(p.format) + " " +
@@ -190,15 +219,36 @@ private:
   }
 };
 
-/// Reads "params": a permutation of a, sfa, b, sfb, c with an optional alpha.
-std::vector<Param> readParams(FieldReader &reader, std::string &error) {
+/// The parameters a kernel of `kind` takes: `required` must all be listed,
+/// `optional` may be.
+struct ParamSet {
+  std::vector<Param> required, optional;
+  const char *expected; // for "unknown parameter" errors
+  const char *mustList; // for "lacks" errors
+};
+
+ParamSet paramSet(Op kind) {
+  if (kind == Op::ConvertScaleLayout)
+    return {
+        {Param::Source, Param::Dest}, {}, "source, dest", "source and dest"};
+  return {{Param::A, Param::SFA, Param::B, Param::SFB, Param::C},
+          {Param::Alpha},
+          "a, sfa, b, sfb, c, alpha",
+          "a, sfa, b, sfb, c and optionally alpha"};
+}
+
+/// Reads "params": a permutation of the op's required parameters, with any
+/// of its optional ones (a gemv's alpha).
+std::vector<Param> readParams(FieldReader &reader, Op kind,
+                              std::string &error) {
   std::vector<Param> params;
   const json::Value *list = reader.require("params", json::Value::Kind::Array,
                                            "an array of parameter names");
   if (!list)
     return params;
-  static const Param all[] = {Param::A,   Param::SFA, Param::B,
-                              Param::SFB, Param::C,   Param::Alpha};
+  ParamSet set = paramSet(kind);
+  std::vector<Param> all = set.required;
+  all.insert(all.end(), set.optional.begin(), set.optional.end());
   for (const json::Value &item : list->items) {
     if (!item.isString()) {
       error = at(item, "\"params\" entries must be strings, got " +
@@ -211,7 +261,7 @@ std::vector<Param> readParams(FieldReader &reader, std::string &error) {
         found = &param;
     if (!found) {
       error = at(item, "unknown parameter " + quoted(item.string) +
-                           " (expected a, sfa, b, sfb, c, alpha)");
+                           " (expected " + set.expected + ")");
       return params;
     }
     for (Param seen : params)
@@ -221,20 +271,86 @@ std::vector<Param> readParams(FieldReader &reader, std::string &error) {
       }
     params.push_back(*found);
   }
-  for (Param param : all) {
-    if (param == Param::Alpha)
-      continue;
+  for (Param param : set.required) {
     bool present = false;
     for (Param seen : params)
       present |= seen == param;
     if (!present) {
       error = at(*list, "\"params\" lacks " + quoted(name(param)) +
-                            " (it must list a, sfa, b, sfb, c and optionally "
-                            "alpha)");
+                            " (it must list " + set.mustList + ")");
       return params;
     }
   }
   return params;
+}
+
+/// Reads the shape and formats of a gemv.
+bool readGemv(const json::Value &root, FieldReader &reader, ref::GemvProblem &p,
+              std::string &error) {
+  // Dimensions beyond 2^31 would overflow the products below and the
+  // kernels' 32-bit index arithmetic alike.
+  constexpr int64_t kMaxDim = int64_t(1) << 31;
+  p.m = reader.integer("m", 1, kMaxDim);
+  p.k = reader.integer("k", 1, kMaxDim);
+  p.l = reader.integer("l", 1, kMaxDim);
+  p.format = reader.choice("scale_format", {"nvfp4", "mxfp4"}) == 0
+                 ? ref::ScaleFormat::NVFP4
+                 : ref::ScaleFormat::MXFP4;
+  p.layout = reader.choice("scale_layout", {"linear", "blocked128x4"}) == 0
+                 ? ref::ScaleLayout::Linear
+                 : ref::ScaleLayout::Blocked128x4;
+  static const ref::ElementType outputs[] = {
+      ref::ElementType::F16, ref::ElementType::BF16, ref::ElementType::F32};
+  p.output = outputs[reader.choice("output", {"f16", "bf16", "f32"})];
+  if (reader.failed())
+    return false;
+
+  int64_t block = ref::blockSize(p.format);
+  if (p.k % block != 0) {
+    error = at(*root.find("k"),
+               "k = " + std::to_string(p.k) + " is not a multiple of the " +
+                   name(p.format) + " block size " + std::to_string(block));
+    return false;
+  }
+  // Keep every buffer well inside what one device allocation can be.
+  if (double(p.l) * double(p.m) * double(p.k) / 2 > double(int64_t(1) << 40)) {
+    error = "shape " + std::to_string(p.m) + "x" + std::to_string(p.k) + "x" +
+            std::to_string(p.l) + " is too large";
+    return false;
+  }
+  return true;
+}
+
+/// Reads the shape and layouts of a convert_scale_layout.
+bool readConversion(const json::Value &root, FieldReader &reader,
+                    ConversionProblem &c, std::string &error) {
+  // Dimensions beyond 2^31 would overflow the products below and the
+  // kernels' 32-bit index arithmetic alike.
+  constexpr int64_t kMaxDim = int64_t(1) << 31;
+  c.rows = reader.integer("rows", 1, kMaxDim);
+  c.cols = reader.integer("cols", 1, kMaxDim);
+  c.l = reader.integer("l", 1, kMaxDim);
+  c.from = reader.choice("from", {"linear", "blocked128x4"}) == 0
+               ? ref::ScaleLayout::Linear
+               : ref::ScaleLayout::Blocked128x4;
+  c.to = reader.choice("to", {"linear", "blocked128x4"}) == 0
+             ? ref::ScaleLayout::Linear
+             : ref::ScaleLayout::Blocked128x4;
+  c.element = reader.choice("element", {"f8E4M3FN", "f8E8M0FNU"}) == 0
+                  ? ScaleElement::F8E4M3FN
+                  : ScaleElement::F8E8M0FNU;
+  if (reader.failed())
+    return false;
+  // Keep both buffers well inside what one device allocation can be (the
+  // blocked side is the larger, by its padding).
+  double padded = double(c.l) * layout::paddedRows(c.rows) *
+                  double(layout::paddedCols(c.cols));
+  if (padded > double(int64_t(1) << 40)) {
+    error = "shape " + std::to_string(c.rows) + "x" + std::to_string(c.cols) +
+            "x" + std::to_string(c.l) + " is too large";
+    return false;
+  }
+  return true;
 }
 
 std::string joinPath(std::string_view dir, const std::string &file) {
@@ -279,42 +395,23 @@ std::optional<Manifest> nvfp4::run::parseManifest(const json::Value &root,
   }
 
   manifest.op = reader.string("op");
-  if (!reader.failed() && manifest.op != "gemv") {
-    error = at(*root.find("op"), "unsupported op " + quoted(manifest.op) +
-                                     " (nvfp4-run runs gemv)");
-    return std::nullopt;
+  if (!reader.failed()) {
+    if (manifest.op == "convert_scale_layout") {
+      manifest.kind = Op::ConvertScaleLayout;
+    } else if (manifest.op != "gemv") {
+      error = at(*root.find("op"),
+                 "unsupported op " + quoted(manifest.op) +
+                     " (nvfp4-run runs gemv and convert_scale_layout)");
+      return std::nullopt;
+    }
   }
-
-  // Dimensions beyond 2^31 would overflow the products below and the
-  // kernels' 32-bit index arithmetic alike.
-  constexpr int64_t kMaxDim = int64_t(1) << 31;
-  ref::GemvProblem &p = manifest.problem;
-  p.m = reader.integer("m", 1, kMaxDim);
-  p.k = reader.integer("k", 1, kMaxDim);
-  p.l = reader.integer("l", 1, kMaxDim);
-  p.format = reader.choice("scale_format", {"nvfp4", "mxfp4"}) == 0
-                 ? ref::ScaleFormat::NVFP4
-                 : ref::ScaleFormat::MXFP4;
-  p.layout = reader.choice("scale_layout", {"linear", "blocked128x4"}) == 0
-                 ? ref::ScaleLayout::Linear
-                 : ref::ScaleLayout::Blocked128x4;
-  static const ref::ElementType outputs[] = {
-      ref::ElementType::F16, ref::ElementType::BF16, ref::ElementType::F32};
-  p.output = outputs[reader.choice("output", {"f16", "bf16", "f32"})];
   if (reader.failed())
     return std::nullopt;
 
-  int64_t block = ref::blockSize(p.format);
-  if (p.k % block != 0) {
-    error = at(*root.find("k"),
-               "k = " + std::to_string(p.k) + " is not a multiple of the " +
-                   name(p.format) + " block size " + std::to_string(block));
-    return std::nullopt;
-  }
-  // Keep every buffer well inside what one device allocation can be.
-  if (double(p.l) * double(p.m) * double(p.k) / 2 > double(int64_t(1) << 40)) {
-    error = "shape " + std::to_string(p.m) + "x" + std::to_string(p.k) + "x" +
-            std::to_string(p.l) + " is too large";
+  if (manifest.isConversion()) {
+    if (!readConversion(root, reader, manifest.conversion, error))
+      return std::nullopt;
+  } else if (!readGemv(root, reader, manifest.problem, error)) {
     return std::nullopt;
   }
 
@@ -336,7 +433,7 @@ std::optional<Manifest> nvfp4::run::parseManifest(const json::Value &root,
     return std::nullopt;
   }
 
-  manifest.params = readParams(reader, error);
+  manifest.params = readParams(reader, manifest.kind, error);
   if (!error.empty())
     return std::nullopt;
   return manifest;

@@ -23,8 +23,27 @@
 namespace nvfp4::run {
 
 /// Kernel parameters. Every one is a device pointer (u64) except Alpha, an
-/// f32 passed by value.
-enum class Param { A, SFA, B, SFB, C, Alpha };
+/// f32 passed by value. A gemv takes a, sfa, b, sfb, c and optionally alpha;
+/// a scale-layout conversion takes source and dest.
+enum class Param { A, SFA, B, SFB, C, Alpha, Source, Dest };
+inline constexpr int kNumParams = 8;
+
+/// The operations nvfp4-run runs ("op" in the manifest).
+enum class Op { Gemv, ConvertScaleLayout };
+
+/// The element type of a scale tensor; a conversion moves its bytes without
+/// looking at them, so it only names the kernel.
+enum class ScaleElement { F8E4M3FN, F8E8M0FNU };
+
+/// A scale-layout conversion of `l` batches of rows x cols scales (the
+/// logical, linear-side sizes; a blocked side is padded to whole atoms).
+/// `from` may equal `to`: the compiler exports such copies too.
+struct ConversionProblem {
+  int64_t rows = 0, cols = 0, l = 1;
+  ref::ScaleLayout from = ref::ScaleLayout::Linear;
+  ref::ScaleLayout to = ref::ScaleLayout::Blocked128x4;
+  ScaleElement element = ScaleElement::F8E4M3FN;
+};
 
 struct Manifest {
   std::string path;    // the manifest file, for diagnostics
@@ -33,13 +52,18 @@ struct Manifest {
   std::string ptx;     // the PTX text (loadManifest only)
   Chip chip;
   std::string op;
-  /// Shape and formats; problem.alpha is left at 1 (chosen at run time).
+  Op kind = Op::Gemv;
+  /// Shape and formats of a gemv; problem.alpha is left at 1 (chosen at run
+  /// time).
   ref::GemvProblem problem;
+  /// Shape and layouts of a convert_scale_layout.
+  ConversionProblem conversion;
   std::array<uint32_t, 3> grid{}, block{};
   uint32_t sharedBytes = 0;
   std::vector<Param> params; // kernel parameter order
 
   bool takesAlpha() const;
+  bool isConversion() const { return kind == Op::ConvertScaleLayout; }
 };
 
 /// Bytes of each buffer as stored (scale padding of the blocked layout
@@ -50,12 +74,27 @@ struct BufferSizes {
 };
 BufferSizes bufferSizes(const ref::GemvProblem &p);
 
+/// Bytes of the source and destination of a conversion as stored; their sum
+/// is what the conversion must move.
+struct ConversionSizes {
+  int64_t source = 0, dest = 0;
+  /// Bytes of one batch of the destination.
+  int64_t destBatch = 0;
+  int64_t unique() const { return source + dest; }
+};
+ConversionSizes conversionSizes(const ConversionProblem &p);
+
+/// Bytes a kernel must move at the least: what --bench rates it by.
+int64_t uniqueBytes(const Manifest &manifest);
+
 const char *name(ref::ScaleFormat format);
 const char *name(ref::ScaleLayout layout);
 const char *name(ref::ElementType type);
 const char *name(Param param);
+const char *name(ScaleElement element);
 
-/// "gemv 7168x16384x1 nvfp4 linear f16".
+/// "gemv 7168x16384x1 nvfp4 linear f16" or "convert_scale_layout 130x6x2
+/// linear->blocked128x4 f8E4M3FN" (rows x cols x l).
 std::string describe(const Manifest &manifest);
 
 /// Reads the fields of a parsed manifest and checks each one. Relative PTX

@@ -22,8 +22,10 @@ std::string nvfp4::run::usage() {
   return "usage: nvfp4-run MANIFEST... [options]\n"
          "\n"
          "Loads each manifest's PTX through the CUDA driver, checks the "
-         "kernel against\n"
-         "the float64 reference and, with --bench, times it with a cold L2.\n"
+         "kernel (gemv or\n"
+         "convert_scale_layout) against the float64 reference and, with "
+         "--bench, times\n"
+         "it with a cold L2.\n"
          "\n"
          "options:\n"
          "  --seed N         input seed (default 1)\n"
@@ -32,7 +34,9 @@ std::string nvfp4::run::usage() {
          "alpha)\n"
          "  --rtol X         relative tolerance (default 1e-3)\n"
          "  --atol X         absolute tolerance (default 1e-3)\n"
-         "  --m N --k N --l N  expected shape; must match the manifest\n"
+         "  --m N --k N --l N  expected shape; must match the manifest (a "
+         "conversion's\n"
+         "                   rows and L are --m and --l)\n"
          "  --bench          also time kernels that pass verification\n"
          "  --reps N         timed repetitions (default 200, at least 100 "
          "with --bench)\n"
@@ -194,6 +198,21 @@ std::optional<Options> nvfp4::run::parseOptions(int argc,
 
 std::string nvfp4::run::checkShape(const Options &options,
                                    const Manifest &manifest) {
+  if (manifest.isConversion()) {
+    // A conversion has no K; --m and --l stand for its rows and batches.
+    const ConversionProblem &c = manifest.conversion;
+    if (options.k)
+      return "--k does not apply to " + manifest.op +
+             " (rows=" + std::to_string(c.rows) +
+             ", cols=" + std::to_string(c.cols) + ", L=" + std::to_string(c.l) +
+             ")";
+    int64_t rows = options.m.value_or(c.rows), l = options.l.value_or(c.l);
+    if (rows == c.rows && l == c.l)
+      return "";
+    return "kernel was built for rows=" + std::to_string(c.rows) +
+           ", L=" + std::to_string(c.l) + "; got rows=" + std::to_string(rows) +
+           ", L=" + std::to_string(l);
+  }
   const ref::GemvProblem &p = manifest.problem;
   int64_t m = options.m.value_or(p.m), k = options.k.value_or(p.k),
           l = options.l.value_or(p.l);

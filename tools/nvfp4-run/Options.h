@@ -46,7 +46,8 @@ std::string usage();
 
 /// Kernels are specialised on their shape: an explicit --m/--k/--l that
 /// differs from the manifest is an error ("kernel was built for M=..., K=...,
-/// L=...; got M=..., K=..., L=..."). Empty when consistent.
+/// L=...; got M=..., K=..., L=..."). For a conversion --m and --l stand for
+/// its rows and batches and --k is refused. Empty when consistent.
 std::string checkShape(const Options &options, const Manifest &manifest);
 
 /// The alpha to run with: --alpha when given, else 0.75 for kernels that

@@ -19,14 +19,25 @@ namespace nvfp4::run {
 struct VerifyResult {
   bool pass = false;
   double maxAbsError = 0, relError = 0;
-  int64_t firstMismatch = -1; // flat index l * M + m into c
+  /// gemv: flat index l * M + m into c. Conversion: byte index into the
+  /// destination (batch-major).
+  int64_t firstMismatch = -1;
   int64_t nanCount = 0;
-  double got = 0, expected = 0; // at firstMismatch
+  /// At firstMismatch; the byte values for a conversion.
+  double got = 0, expected = 0;
+  /// Conversion only: destination bytes that differ, out of `compared`.
+  int64_t mismatches = 0, compared = 0;
   uint64_t seed = 0;
   ref::Distribution dist = ref::Distribution::Full;
   float alpha = 1;
   bool afterTiming = false; // the output went wrong during --bench
 };
+
+/// Compares a conversion's destination with the reference byte for byte;
+/// fills pass, firstMismatch, got/expected (byte values), mismatches and
+/// compared. A size difference fails at the first missing byte.
+VerifyResult compareBytes(const std::vector<uint8_t> &got,
+                          const std::vector<uint8_t> &expected);
 
 /// Median and minimum of event timings.
 struct Timing {
@@ -52,7 +63,11 @@ struct BenchResult {
 
 /// "PASS gemv 7168x16384x1 nvfp4 linear f16: max_abs_err=..., rel_err=...
 /// [seed=1 dist=full alpha=0.75 file.json]" or "FAIL ...: first mismatch at
-/// l=.., m=..: got .., expected ..; ...".
+/// l=.., m=..: got .., expected ..; ...". A conversion is compared exactly:
+/// "PASS convert_scale_layout 130x6x2 linear->blocked128x4 f8E4M3FN: 4096
+/// bytes exact [seed=1 file.json]" or "FAIL ...: first mismatch at l=1,
+/// offset=17 (row 1, col 0): got 0xff, expected 0x3c; 12 of 4096 bytes
+/// differ [seed=1 file.json]" ("(padding)" for a byte outside the matrix).
 std::string formatVerify(const Manifest &manifest, const VerifyResult &result);
 /// "BENCH gemv ...: 21.35 us median (min 20.90 us, 200 reps), 3095 GB/s,
 /// 72.5% of copy (4270 GB/s), floor 15.48 us [file.json]".

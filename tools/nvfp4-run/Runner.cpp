@@ -5,8 +5,11 @@
 #include "nvfp4-run/FlushKernel.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
+#include <functional>
+#include <random>
 #include <vector>
 
 using namespace nvfp4;
@@ -111,6 +114,129 @@ VerifyResult checkOutput(const ref::GemvProblem &problem,
   return result;
 }
 
+/// What one kernel needs to be launched, checked and rated; set up per op,
+/// then launched, verified and timed by the same code.
+struct Workload {
+  std::array<CUdeviceptr, kNumParams> buffers{}; // indexed by Param
+  float alpha = 1;
+  CUdeviceptr out = 0; // the buffer the kernel writes
+  size_t outBytes = 0;
+  /// Fills of `out` before the verifying launches, one launch each. A byte
+  /// the kernel does not write keeps its fill, which must then fail.
+  std::vector<uint8_t> poisons;
+  int64_t uniqueBytes = 0;
+  std::function<VerifyResult(const std::vector<uint8_t> &)> check;
+};
+
+std::string upload(const Driver &driver, CUdeviceptr &ptr,
+                   const std::vector<uint8_t> &host) {
+  CU_CHECK(cuMemAlloc, &ptr, host.size());
+  CU_CHECK(cuMemcpyHtoD, ptr, host.data(), host.size());
+  return "";
+}
+
+std::string setUpGemv(const Driver &driver, const Manifest &manifest,
+                      const RunConfig &config, Workload &work) {
+  ref::GemvProblem problem = manifest.problem;
+  problem.alpha = config.alpha;
+  ref::GemvInputs inputs =
+      ref::generateGemvInputs(problem, config.dist, config.seed);
+  BufferSizes sizes = bufferSizes(problem);
+  if (int64_t(inputs.a.size()) != sizes.a ||
+      int64_t(inputs.sfa.size()) != sizes.sfa ||
+      int64_t(inputs.b.size()) != sizes.b ||
+      int64_t(inputs.sfb.size()) != sizes.sfb)
+    return "the reference generated inputs of unexpected sizes (a " +
+           std::to_string(inputs.a.size()) + ", sfa " +
+           std::to_string(inputs.sfa.size()) + ", b " +
+           std::to_string(inputs.b.size()) + ", sfb " +
+           std::to_string(inputs.sfb.size()) + " bytes)";
+
+  struct Upload {
+    Param param;
+    const std::vector<uint8_t> *host;
+  } uploads[] = {{Param::A, &inputs.a},
+                 {Param::SFA, &inputs.sfa},
+                 {Param::B, &inputs.b},
+                 {Param::SFB, &inputs.sfb}};
+  for (const Upload &u : uploads)
+    if (std::string error = upload(driver, work.buffers[int(u.param)], *u.host);
+        !error.empty())
+      return error;
+  CUdeviceptr &c = work.buffers[int(Param::C)];
+  CU_CHECK(cuMemAlloc, &c, sizes.c);
+  work.out = c;
+  work.outBytes = sizes.c;
+  // All-ones bytes are NaN in f16, bf16 and f32: an element the kernel
+  // does not write cannot pass.
+  work.poisons = {0xFF};
+  work.alpha = config.alpha;
+  work.uniqueBytes = sizes.unique();
+  std::vector<double> expected =
+      ref::gemvExact(problem, inputs.a.data(), inputs.sfa.data(),
+                     inputs.b.data(), inputs.sfb.data());
+  work.check = [problem, config, expected = std::move(expected)](
+                   const std::vector<uint8_t> &out) {
+    return checkOutput(problem, config, out, expected);
+  };
+  return "";
+}
+
+/// Uniform random bytes, all 256 values: a conversion moves bytes without
+/// reading them. The padding of a blocked source is filled too, so that a
+/// kernel copying it into the destination is caught.
+std::vector<uint8_t> randomBytes(int64_t count, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<uint8_t> bytes(count);
+  for (int64_t i = 0; i < count; i += 8) {
+    uint64_t word = rng();
+    for (int64_t j = i; j < std::min(count, i + 8); ++j, word >>= 8)
+      bytes[j] = static_cast<uint8_t>(word);
+  }
+  return bytes;
+}
+
+std::string setUpConversion(const Driver &driver, const Manifest &manifest,
+                            const RunConfig &config, Workload &work) {
+  const ConversionProblem &p = manifest.conversion;
+  ConversionSizes sizes = conversionSizes(p);
+  std::vector<uint8_t> source = randomBytes(sizes.source, config.seed);
+  if (p.from == ref::ScaleLayout::Blocked128x4 && p.from == p.to) {
+    // A blocked-to-blocked copy may copy the padding or zero it; with zero
+    // source padding both are right (and unwritten padding still fails).
+    std::vector<uint8_t> linear = ref::convertScaleLayout(
+        p.from, ref::ScaleLayout::Linear, source.data(), p.rows, p.cols, p.l);
+    source = ref::convertScaleLayout(ref::ScaleLayout::Linear, p.to,
+                                     linear.data(), p.rows, p.cols, p.l);
+  }
+  if (std::string error =
+          upload(driver, work.buffers[int(Param::Source)], source);
+      !error.empty())
+    return error;
+  CUdeviceptr &dest = work.buffers[int(Param::Dest)];
+  CU_CHECK(cuMemAlloc, &dest, sizes.dest);
+  work.out = dest;
+  work.outBytes = sizes.dest;
+  // Every byte value is a valid result, so no single fill catches every
+  // byte left unwritten: 0xFF catches unwritten padding (which must be
+  // zero), 0x00 the bytes whose expected value is 0xFF.
+  work.poisons = {0xFF, 0x00};
+  work.uniqueBytes = sizes.unique();
+  std::vector<uint8_t> expected =
+      ref::convertScaleLayout(p.from, p.to, source.data(), p.rows, p.cols, p.l);
+  if (int64_t(expected.size()) != sizes.dest)
+    return "the reference converted to " + std::to_string(expected.size()) +
+           " bytes, expected " + std::to_string(sizes.dest);
+  uint64_t seed = config.seed;
+  work.check =
+      [seed, expected = std::move(expected)](const std::vector<uint8_t> &out) {
+        VerifyResult result = compareBytes(out, expected);
+        result.seed = seed;
+        return result;
+      };
+  return "";
+}
+
 } // namespace
 
 std::string Runner::init() {
@@ -184,38 +310,12 @@ std::string Runner::run(const Manifest &manifest, const RunConfig &config,
   ScopedContext context(driver);
   CU_CHECK(cuCtxCreate, &context.handle, 0, deviceHandle);
 
-  ref::GemvProblem problem = manifest.problem;
-  problem.alpha = config.alpha;
-  ref::GemvInputs inputs =
-      ref::generateGemvInputs(problem, config.dist, config.seed);
-  BufferSizes sizes = bufferSizes(problem);
-  if (int64_t(inputs.a.size()) != sizes.a ||
-      int64_t(inputs.sfa.size()) != sizes.sfa ||
-      int64_t(inputs.b.size()) != sizes.b ||
-      int64_t(inputs.sfb.size()) != sizes.sfb)
-    return "the reference generated inputs of unexpected sizes (a " +
-           std::to_string(inputs.a.size()) + ", sfa " +
-           std::to_string(inputs.sfa.size()) + ", b " +
-           std::to_string(inputs.b.size()) + ", sfb " +
-           std::to_string(inputs.sfb.size()) + " bytes)";
-
-  CUdeviceptr a = 0, sfa = 0, b = 0, sfb = 0, c = 0;
-  struct Upload {
-    CUdeviceptr *ptr;
-    const std::vector<uint8_t> *host;
-  } uploads[] = {{&a, &inputs.a},
-                 {&sfa, &inputs.sfa},
-                 {&b, &inputs.b},
-                 {&sfb, &inputs.sfb}};
-  for (const Upload &upload : uploads) {
-    CU_CHECK(cuMemAlloc, upload.ptr, upload.host->size());
-    CU_CHECK(cuMemcpyHtoD, *upload.ptr, upload.host->data(),
-             upload.host->size());
-  }
-  CU_CHECK(cuMemAlloc, &c, sizes.c);
-  // All-ones bytes are NaN in f16, bf16 and f32: an element the kernel
-  // does not write cannot pass.
-  CU_CHECK(cuMemsetD8, c, 0xFF, sizes.c);
+  Workload work;
+  std::string setUpError = manifest.isConversion()
+                               ? setUpConversion(driver, manifest, config, work)
+                               : setUpGemv(driver, manifest, config, work);
+  if (!setUpError.empty())
+    return setUpError;
 
   std::vector<char> log(16384, '\0');
   int jitOptions[] = {CU_JIT_ERROR_LOG_BUFFER,
@@ -239,30 +339,11 @@ std::string Runner::run(const Manifest &manifest, const RunConfig &config,
              CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
              static_cast<int>(manifest.sharedBytes));
 
-  float alpha = config.alpha;
   std::vector<void *> args;
-  for (Param param : manifest.params) {
-    switch (param) {
-    case Param::A:
-      args.push_back(&a);
-      break;
-    case Param::SFA:
-      args.push_back(&sfa);
-      break;
-    case Param::B:
-      args.push_back(&b);
-      break;
-    case Param::SFB:
-      args.push_back(&sfb);
-      break;
-    case Param::C:
-      args.push_back(&c);
-      break;
-    case Param::Alpha:
-      args.push_back(&alpha);
-      break;
-    }
-  }
+  for (Param param : manifest.params)
+    args.push_back(param == Param::Alpha
+                       ? static_cast<void *>(&work.alpha)
+                       : static_cast<void *>(&work.buffers[int(param)]));
   auto launch = [&] {
     return driver.cuLaunchKernel(
         function, manifest.grid[0], manifest.grid[1], manifest.grid[2],
@@ -270,15 +351,17 @@ std::string Runner::run(const Manifest &manifest, const RunConfig &config,
         manifest.sharedBytes, nullptr, args.data(), nullptr);
   };
 
-  CU_LAUNCH();
-  CU_CHECK(cuCtxSynchronize);
-  std::vector<uint8_t> out(sizes.c);
-  CU_CHECK(cuMemcpyDtoH, out.data(), c, out.size());
-  std::vector<double> expected =
-      ref::gemvExact(problem, inputs.a.data(), inputs.sfa.data(),
-                     inputs.b.data(), inputs.sfb.data());
-  result = checkOutput(problem, config, out, expected);
-  if (!config.bench || !result.pass)
+  std::vector<uint8_t> out(work.outBytes);
+  for (uint8_t poison : work.poisons) {
+    CU_CHECK(cuMemsetD8, work.out, poison, work.outBytes);
+    CU_LAUNCH();
+    CU_CHECK(cuCtxSynchronize);
+    CU_CHECK(cuMemcpyDtoH, out.data(), work.out, out.size());
+    result = work.check(out);
+    if (!result.pass)
+      return context.release();
+  }
+  if (!config.bench)
     return context.release();
 
   if (copyBandwidth == 0) {
@@ -339,8 +422,8 @@ std::string Runner::run(const Manifest &manifest, const RunConfig &config,
 
   // The repeated launches must still produce the right answer (a race that
   // shows up only sometimes would otherwise go unnoticed).
-  CU_CHECK(cuMemcpyDtoH, out.data(), c, out.size());
-  VerifyResult again = checkOutput(problem, config, out, expected);
+  CU_CHECK(cuMemcpyDtoH, out.data(), work.out, out.size());
+  VerifyResult again = work.check(out);
   if (!again.pass) {
     result = again;
     result.afterTiming = true;
@@ -350,7 +433,7 @@ std::string Runner::run(const Manifest &manifest, const RunConfig &config,
   BenchResult timing;
   timing.kernel = summarize(std::move(elapsed));
   timing.copyGBps = copyBandwidth;
-  timing.uniqueBytes = sizes.unique();
+  timing.uniqueBytes = work.uniqueBytes;
   timing.registers = registers;
   timing.localBytes = localBytes;
   timing.flush = config.flush;

@@ -217,7 +217,7 @@ func.func @f(%s: memref<1x256x16xf8E4M3FN>, %d: memref<1x256x8xf8E4M3FN>) {
 // -----
 
 func.func @f(%s: memref<1x256x16xf8E4M3FN>, %d: memref<1x3x4x512xf8E4M3FN>) {
-  // expected-error @+1 {{dest dimension 1 is 3 but source the blocked128x4 layout with rows = 256 (128-row blocks) needs 2}}
+  // expected-error @+1 {{dest dimension 1 is 3 but the blocked128x4 layout with rows = 256 (128-row blocks) of the source needs 2}}
   nvfp4.convert_scale_layout %s, %d from <linear> to <blocked128x4> : memref<1x256x16xf8E4M3FN> to memref<1x3x4x512xf8E4M3FN>
   return
 }
@@ -225,7 +225,7 @@ func.func @f(%s: memref<1x256x16xf8E4M3FN>, %d: memref<1x3x4x512xf8E4M3FN>) {
 // -----
 
 func.func @f(%s: memref<1x2x4x512xf8E4M3FN>, %d: memref<1x256x20xf8E4M3FN>) {
-  // expected-error @+1 {{source dimension 2 is 4 but dest the blocked128x4 layout with scale columns = 20 (4-column blocks) needs 5}}
+  // expected-error @+1 {{source dimension 2 is 4 but the blocked128x4 layout with scale columns = 20 (4-column blocks) of the dest needs 5}}
   nvfp4.convert_scale_layout %s, %d from <blocked128x4> to <linear> : memref<1x2x4x512xf8E4M3FN> to memref<1x256x20xf8E4M3FN>
   return
 }

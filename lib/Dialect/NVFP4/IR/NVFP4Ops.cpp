@@ -203,7 +203,7 @@ LogicalResult ConvertScaleLayoutOp::verify() {
       ScaleLayout::Blocked128x4, linear.getDimSize(0), linear.getDimSize(1),
       linear.getDimSize(2), /*isVector=*/false, "rows", "");
   for (ExpectedDim &dim : dims)
-    dim.why = (linearName + " " + dim.why).str();
+    dim.why = (dim.why + " of the " + linearName).str();
   return checkShape(*this, blockedName, blocked, dims);
 }
 
