@@ -81,9 +81,12 @@ echo "verification: $pass of $expected passed, $fail failed, $errors errors"
 if [[ ${#bench[@]} -gt 0 ]]; then
   printf '%-28s %-24s %-20s %10s %9s %8s %10s\n' manifest shape format \
     'median_us' 'GB/s' '%copy' 'floor_us'
-  sed -nE 's/^BENCH [^ ]+ ([^ ]+) ([^ ]+) ([^ ]+) ([^:]+): ([0-9.]+) us median .*\), ([0-9.]+) GB\/s, ([0-9.]+)% of copy .*floor ([0-9.]+) us \[(.*)\]$/\9 \1 \2-\3-\4 \5 \6 \7 \8/p' \
+  # gemv lines name shape, format, layout and output; conversion lines
+  # shape, direction and element type.
+  sed -nE 's/^BENCH [^ ]+ ([^ ]+) ([^ ]+) ([^ :]+) ?([^:]*): ([0-9.]+) us median .*\), ([0-9.]+) GB\/s, ([0-9.]+)% of copy .*floor ([0-9.]+) us \[(.*)\]$/\9 \1 \2-\3-\4 \5 \6 \7 \8/p' \
       "$logs/bench.log" |
     while read -r name shape format median gbps pct floor; do
+      format=${format%-}
       printf '%-28s %-24s %-20s %10s %9s %8s %10s\n' "$name" "$shape" \
         "$format" "$median" "$gbps" "$pct" "$floor"
     done
