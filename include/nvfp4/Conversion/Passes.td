@@ -27,19 +27,23 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
     Outlines each `nvfp4.gemv` and `nvfp4.convert_scale_layout` (static
     shapes) into a `gpu.func` kernel in its own `gpu.module` and replaces the
     op by a `gpu.launch_func`; a layout conversion is one thread per
-    destination byte, padding included. Every choice that matters for speed is an option; the
-    defaults are tuned for the chip. Each kernel carries an
-    `nvfp4.launch` dictionary (grid, block, shape, formats) from which
-    `nvfp4-export-kernels` writes the launch manifest.
+    destination byte, padding included. Each launch carries an
+    `nvfp4.launch` dictionary (grid, block, shape, formats, parameters, the
+    options used) from which `nvfp4-export-kernels` writes the manifest.
 
-    Kernel structure: each CTA owns `rows-per-block` rows of one batch; a row
-    is reduced by `lanes-per-row` threads (each thread works on
-    `rows-per-thread` rows at once, so one decode of b serves them all) that stride along K with loads of
-    `bytes-per-load` bytes, `loads-in-flight` loads issued before their first
-    use; lanes combine partial sums with `gpu.shuffle`. `decode` picks how e2m1
-    becomes arithmetic: `dp4a` (byte lookup with nvvm.prmt and integer dot
-    products, any sm_61+ chip), `cvt` (nvvm.convert.f4x2.to.f16x2, sm_100a),
-    or `f32` (plain integer decode to f32, the simplest).
+    GEMV kernel: each CTA owns `rows-per-block` rows of one batch. A row is
+    reduced by `lanes-per-row` threads, and by `split-k` such groups that
+    share its K range (partials added in shared memory). Each thread works
+    on `rows-per-thread` rows at the same K offsets, so one decode of b
+    serves them all; with blocked NVFP4 scales and 4 rows a thread,
+    `interleave-rows` makes them the rows 32 apart whose scales share one
+    16-byte line. Loads are `bytes-per-load` wide, `loads-in-flight` of
+    them issued per step, the next step's prefetched (`prefetch`), a
+    through the non-coherent path without L1 allocation (`cache-hints`).
+    `decode` picks how e2m1 becomes arithmetic: `dp4a` (byte lookups with
+    nvvm.prmt and integer 4-way dot products), `cvt`
+    (nvvm.convert.f4x2.to.f16x2, sm_100a) or `f32` (plain integer decode).
+    Every option has a default tuned on the H200 (docs/benchmarks.md).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
