@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The benchmark set of docs/benchmarks.md: the five shapes of SPEC.md section
-# 5 with the default configuration, in the linear and the blocked128x4 scale
+# The benchmark set of docs/benchmarks.md: the five shapes of docs/problem.md
+# section 4 with the default configuration, in the linear and the blocked128x4 scale
 # layouts, compiled into OUTDIR as bench_<layout>_<kernel>.{ptx,json}.
 #
 #   bench/bench-set.sh OUTDIR [CHIP]

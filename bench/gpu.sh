@@ -5,7 +5,7 @@
 #
 # Builds nvfp4-run (no MLIR needed), verifies every PTXDIR/*.json manifest
 # with two seeds and both input distributions, times the bench_*.json ones
-# (SPEC.md section 5: cold L2, events, median of 200), and prints a summary
+# (docs/problem.md section 4: cold L2, events, median of 200), and prints a summary
 # last. Logs go to OUTDIR when given. Exits non-zero when any verification
 # fails or any manifest cannot be run.
 set -euo pipefail

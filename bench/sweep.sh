@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The tuning sweep of docs/benchmarks.md: every benchmark shape of SPEC.md
-# section 5 under each kernel configuration below, compiled into OUTDIR as
+# The tuning sweep of docs/benchmarks.md: every benchmark shape of
+# docs/problem.md section 4 under each configuration below, compiled into OUTDIR as
 # bench_<config>_<kernel>.{ptx,json} for bench/gpu.sh or nvfp4-run --bench.
 #
 #   bench/sweep.sh OUTDIR [CHIP]

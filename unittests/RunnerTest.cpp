@@ -680,7 +680,7 @@ TEST(RunnerChip, FamilyTargetsRunWithinTheFamily) {
 
 TEST(RunnerBytes, BenchmarkShapeMatchesTheSpecTable) {
   // 7168x16384x1, NVFP4 (one e4m3 scale per 16 values), linear, f16 output,
-  // counted from the storage of SPEC.md section 1.
+  // counted from the storage of docs/problem.md section 1.
   const int64_t m = 7168, k = 16384;
   const int64_t a = m * k / 2, sfa = m * (k / 16), b = k / 2, sfb = k / 16,
                 c = m * 2;
@@ -696,7 +696,7 @@ TEST(RunnerBytes, BenchmarkShapeMatchesTheSpecTable) {
   EXPECT_EQ(sizes.c, c);
   EXPECT_EQ(sizes.unique(), 66083840);
   EXPECT_NEAR(sizes.unique() / 1e6, 66.1, 0.05);
-  // The floor at the copy bandwidth SPEC.md measured: 15.5 us.
+  // The floor at the copy bandwidth of docs/problem.md: 15.5 us.
   BenchResult bench;
   bench.uniqueBytes = sizes.unique();
   bench.copyGBps = 4270;

@@ -29,7 +29,8 @@ namespace {
 constexpr MmaQualifiers kNvfp4{Mxf4Kind::Mxf4Nvf4, ScaleVec::Block16, 1};
 constexpr MmaQualifiers kMxfp4{Mxf4Kind::Mxf4, ScaleVec::Block32, 1};
 
-// SPEC.md's example, and a compile-time check that encode is constexpr.
+// The worked example 0x08020480, and a compile-time check that encode is
+// constexpr.
 static_assert(nvfp4InstrDesc(128, 8).encode() == 0x08020480u,
               "M = 128, N = 8, e2m1 x e2m1, ue4m3 scales");
 

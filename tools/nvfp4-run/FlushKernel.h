@@ -1,10 +1,10 @@
 //===- FlushKernel.h - The kernel that leaves the L2 clean ------*- C++ -*-===//
 //
-// The cold-L2 flush writes a buffer of at least twice the L2 (SPEC.md section
-// 5), which leaves the L2 full of dirty lines. Their write-back then lands
-// inside the next timed kernel: measured on an H200, a 66 MiB read took 33%
-// longer after a memset flush than after a read flush. So the flush buffer is
-// read back once more before timing, with this kernel, which leaves only
+// The cold-L2 flush writes a buffer of at least twice the L2 (docs/problem.md
+// section 4), which leaves the L2 full of dirty lines. Their write-back then
+// lands inside the next timed kernel: measured on an H200, a 66 MiB read took
+// 33% longer after a memset flush than after a read flush. So the flush buffer
+// is read back once more before timing, with this kernel, which leaves only
 // clean lines of the flush buffer in the L2. PTX for sm_75 and ISA 6.4, so
 // that every driver and every device the project targets can JIT it.
 //

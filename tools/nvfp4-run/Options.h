@@ -32,7 +32,7 @@ struct Options {
   bool help = false;
 };
 
-/// Fewest timed repetitions --bench accepts (SPEC.md section 5).
+/// Fewest timed repetitions --bench accepts (docs/problem.md section 4).
 inline constexpr int kMinBenchReps = 100;
 
 /// Parses argv[1..argc). Options take their value as the next argument or

@@ -370,9 +370,9 @@ std::string Runner::run(const Manifest &manifest, const RunConfig &config,
       return error;
   }
 
-  // Cold L2 (SPEC.md section 5): overwrite a buffer of at least twice the
-  // L2 before every launch, outside the timed interval, then (Clean) read it
-  // back so that no dirty line is written back during the timed kernel
+  // Cold L2 (docs/problem.md section 4): overwrite a buffer of at least twice
+  // the L2 before every launch, outside the timed interval, then (Clean) read
+  // it back so that no dirty line is written back during the timed kernel
   // (FlushKernel.h says why).
   size_t flushBytes = std::max<int64_t>(2 * info.l2Bytes, int64_t(128) << 20);
   CUdeviceptr flush = 0, sink = 0;

@@ -42,8 +42,8 @@ public:
   const DeviceInfo &device() const { return info; }
 
   /// Verifies the kernel; with config.bench and a pass, also times it
-  /// (SPEC.md section 5) into `bench`. Returns a one-line error when a CUDA
-  /// call fails, else "" with `result` filled in.
+  /// (docs/problem.md section 4) into `bench`. Returns a one-line error when a
+  /// CUDA call fails, else "" with `result` filled in.
   std::string run(const Manifest &manifest, const RunConfig &config,
                   VerifyResult &result, std::optional<BenchResult> &bench);
 

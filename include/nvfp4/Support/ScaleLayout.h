@@ -45,7 +45,7 @@ inline constexpr int64_t blockedBatchBytes(int64_t rows, int64_t cols) {
 }
 
 /// Byte offset of scale (row, col) inside one batch of the blocked 128x4
-/// layout of a matrix with `cols` scale columns (SPEC.md section 2).
+/// layout of a matrix with `cols` scale columns (docs/problem.md section 2).
 inline constexpr int64_t blockedOffset(int64_t row, int64_t col, int64_t cols) {
   int64_t atom = (row / kAtomRows) * colBlocks(cols) + col / kAtomCols;
   return atom * kAtomBytes + (row % kLaneRows) * kLineBytes +
