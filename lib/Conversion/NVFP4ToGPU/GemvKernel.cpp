@@ -5,7 +5,9 @@
 // loads bytes-per-load bytes of each of its rows at the same K offset, so the
 // vector b (and its scales) is loaded and decoded once for all of them.
 // Consecutive lanes read consecutive chunks: a warp's loads are coalesced.
-// After the K loop the lanes of a group combine their sums with shuffles.
+// With split-k, several groups take slices of the same rows' K range. After
+// the K loop the lanes of a group combine their sums with shuffles, and the
+// slices theirs through shared memory.
 //
 //===----------------------------------------------------------------------===//
 
