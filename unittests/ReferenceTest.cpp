@@ -423,16 +423,21 @@ double halfSpacing(double t) {
   return t - 6;
 }
 
-uint8_t nearestE4M3(double v) {
-  // Brute force over the non-negative finite e4m3 bytes; ties to even byte.
+/// Brute force: the code in [0, count) whose `value` is nearest to `v`, ties
+/// to the even code (for both formats the even code has the even mantissa).
+template <typename ValueFn>
+uint8_t nearestCode(int count, ValueFn value, double v) {
   uint8_t best = 0;
-  for (int b = 1; b < 0x7F; ++b) {
-    double d = std::fabs(e4m3Value(b) - v), db = std::fabs(e4m3Value(best) - v);
-    if (d < db || (d == db && b % 2 == 0))
-      best = static_cast<uint8_t>(b);
+  for (int c = 1; c < count; ++c) {
+    double d = std::fabs(value(c) - v), db = std::fabs(value(best) - v);
+    if (d < db || (d == db && c % 2 == 0))
+      best = static_cast<uint8_t>(c);
   }
   return best;
 }
+
+/// Nearest non-negative finite e4m3 byte.
+uint8_t nearestE4M3(double v) { return nearestCode(0x7F, e4m3Value, v); }
 
 TEST(ReferenceTest, DequantizeOfQuantizeErrorBound) {
   std::mt19937_64 rng(23);
@@ -509,15 +514,7 @@ TEST(ReferenceTest, DequantizeOfQuantizeErrorBound) {
 }
 
 /// Nearest e2m1 magnitude code (0..7) of v >= 0, ties to the even code.
-uint8_t nearestE2M1(double v) {
-  uint8_t best = 0;
-  for (int c = 1; c < 8; ++c) {
-    double d = std::fabs(e2m1Value(c) - v), db = std::fabs(e2m1Value(best) - v);
-    if (d < db || (d == db && c % 2 == 0))
-      best = static_cast<uint8_t>(c);
-  }
-  return best;
-}
+uint8_t nearestE2M1(double v) { return nearestCode(8, e2m1Value, v); }
 
 TEST(ReferenceTest, QuantizeFollowsF32OperationOrder) {
   // The definition fixes the f32 operations: s = e4m3((bmax * gs) / 6),

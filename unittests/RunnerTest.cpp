@@ -138,12 +138,13 @@ std::vector<std::pair<std::string, std::string>> validFields() {
           {"params", "[\"a\", \"sfa\", \"b\", \"sfb\", \"c\", \"alpha\"]"}};
 }
 
-/// The valid manifest with `key` set to `value` (removed when empty).
-std::string manifestText(const std::string &key = "",
-                         const std::string &value = "") {
+/// A JSON object of `fields` with `key` set to `value` (removed when empty).
+std::string
+objectText(const std::vector<std::pair<std::string, std::string>> &fields,
+           const std::string &key, const std::string &value) {
   std::string text = "{\n";
   bool first = true;
-  for (auto &[k, v] : validFields()) {
+  for (auto &[k, v] : fields) {
     std::string field = k == key ? value : v;
     if (field.empty())
       continue;
@@ -151,6 +152,12 @@ std::string manifestText(const std::string &key = "",
     first = false;
   }
   return text + "\n}\n";
+}
+
+/// The valid manifest with `key` set to `value` (removed when empty).
+std::string manifestText(const std::string &key = "",
+                         const std::string &value = "") {
+  return objectText(validFields(), key, value);
 }
 
 /// The error of reading a manifest (JSON and fields, not the PTX).
@@ -877,16 +884,7 @@ std::vector<std::pair<std::string, std::string>> conversionFields() {
 /// empty).
 std::string conversionText(const std::string &key = "",
                            const std::string &value = "") {
-  std::string text = "{\n";
-  bool first = true;
-  for (auto &[k, v] : conversionFields()) {
-    std::string field = k == key ? value : v;
-    if (field.empty())
-      continue;
-    text += std::string(first ? "" : ",\n") + "  \"" + k + "\": " + field;
-    first = false;
-  }
-  return text + "\n}\n";
+  return objectText(conversionFields(), key, value);
 }
 
 Manifest conversionManifest(const std::string &text = conversionText()) {

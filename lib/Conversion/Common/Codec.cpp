@@ -201,3 +201,13 @@ SmallVector<Value> mlir::nvfp4::buildScaleIndices(OpBuilder &b, Location loc,
       rem(col, lay::kAtomCols));
   return {batch, div(row, lay::kAtomRows), div(col, lay::kAtomCols), inAtom};
 }
+
+Value mlir::nvfp4::buildLoadScale(OpBuilder &b, Location loc, Value memref,
+                                  ScaleLayout layout, ScaleFormat format,
+                                  bool isVector, Value batch, Value row,
+                                  Value col) {
+  SmallVector<Value> indices =
+      buildScaleIndices(b, loc, layout, isVector, batch, row, col);
+  return buildDecodeScale(b, loc, buildLoadScaleBits(b, loc, memref, indices),
+                          format);
+}

@@ -149,12 +149,8 @@ struct KernelBuilder {
     }
     for (int64_t unit = 0; unit < units; ++unit) {
       Value col = unitColumn(addi(b, loc, kByte, idx(b, loc, 8 * unit)));
-      values.push_back(buildDecodeScale(
-          b, loc,
-          buildLoadScaleBits(b, loc, scales,
-                             buildScaleIndices(b, loc, op.getLayout(), isVector,
-                                               batch, row, col)),
-          format()));
+      values.push_back(buildLoadScale(b, loc, scales, op.getLayout(), format(),
+                                      isVector, batch, row, col));
     }
     return values;
   }

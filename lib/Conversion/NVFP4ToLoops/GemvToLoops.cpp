@@ -40,18 +40,10 @@ struct GemvLowering : public OpRewritePattern<GemvOp> {
       auto kbLoop = scf::ForOp::create(
           b, loc, c0, blocks, c1, ValueRange{zero},
           [&](OpBuilder &b, Location loc, Value kb, ValueRange acc) {
-            Value sa = buildDecodeScale(
-                b, loc,
-                buildLoadScaleBits(
-                    b, loc, op.getSfa(),
-                    buildScaleIndices(b, loc, layout, false, l, m, kb)),
-                format);
-            Value sb = buildDecodeScale(
-                b, loc,
-                buildLoadScaleBits(
-                    b, loc, op.getSfb(),
-                    buildScaleIndices(b, loc, layout, true, l, c0, kb)),
-                format);
+            Value sa = buildLoadScale(b, loc, op.getSfa(), layout, format,
+                                      /*isVector=*/false, l, m, kb);
+            Value sb = buildLoadScale(b, loc, op.getSfb(), layout, format,
+                                      /*isVector=*/true, l, c0, kb);
             Value first = arith::MulIOp::create(b, loc, kb, bytesPerBlock);
             auto dot = scf::ForOp::create(
                 b, loc, c0, bytesPerBlock, c1, ValueRange{zero},

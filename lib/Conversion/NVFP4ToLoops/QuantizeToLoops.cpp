@@ -189,12 +189,8 @@ struct DequantizeLowering : public OpRewritePattern<DequantizeOp> {
       Value l = iv[0], r = iv[1], j = iv[2];
       Value k = arith::MulIOp::create(b, loc, j, two);
       Value kb = arith::DivUIOp::create(b, loc, k, block);
-      Value scale = buildDecodeScale(
-          b, loc,
-          buildLoadScaleBits(
-              b, loc, op.getScales(),
-              buildScaleIndices(b, loc, op.getLayout(), false, l, r, kb)),
-          format);
+      Value scale = buildLoadScale(b, loc, op.getScales(), op.getLayout(),
+                                   format, /*isVector=*/false, l, r, kb);
       Value byte = memref::LoadOp::create(b, loc, op.getData(), iv);
       auto [lo, hi] = buildDecodeE2M1Pair(b, loc, byte);
       auto store = [&](Value value, Value kIdx) {

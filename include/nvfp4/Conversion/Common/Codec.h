@@ -46,6 +46,12 @@ SmallVector<Value> buildScaleIndices(OpBuilder &b, Location loc,
                                      ScaleLayout layout, bool isVector,
                                      Value batch, Value row, Value col);
 
+/// f32 value of scale (row, col) of batch `batch` of `memref` in `layout`
+/// (see buildScaleIndices for `isVector`).
+Value buildLoadScale(OpBuilder &b, Location loc, Value memref,
+                     ScaleLayout layout, ScaleFormat format, bool isVector,
+                     Value batch, Value row, Value col);
+
 } // namespace mlir::nvfp4
 
 #endif // NVFP4_CONVERSION_COMMON_CODEC_H
