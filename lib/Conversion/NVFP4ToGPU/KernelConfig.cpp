@@ -51,7 +51,8 @@ static int64_t defaultSplitK(GemvOp op, const KernelConfig &cfg, int64_t steps,
 }
 
 FailureOr<KernelConfig>
-mlir::nvfp4::resolveKernelConfig(GemvOp op, const KernelOptions &options) {
+mlir::nvfp4::resolveKernelConfig(GemvOp op,
+                                 const ConvertNVFP4ToGPUOptions &options) {
   MemRefType aType = op.getA().getType();
   if (!aType.hasStaticShape())
     return op.emitOpError("needs static shapes for the GPU lowering (kernels "

@@ -3,6 +3,7 @@
 #ifndef NVFP4_LIB_CONVERSION_NVFP4TOGPU_KERNELCONFIG_H
 #define NVFP4_LIB_CONVERSION_NVFP4TOGPU_KERNELCONFIG_H
 
+#include "nvfp4/Conversion/Passes.h"
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4.h"
 
 #include <string>
@@ -10,20 +11,6 @@
 namespace mlir::nvfp4 {
 
 enum class DecodeMethod { Dp4a, Cvt, F32 };
-
-/// What the pass options ask for; 0 / empty means "the chip's default".
-struct KernelOptions {
-  std::string chip;
-  int64_t rowsPerBlock = 0, rowsPerThread = 0, lanesPerRow = 0;
-  int64_t bytesPerLoad = 0, loadsInFlight = 0;
-  std::string decode;
-  bool cacheHints = true;
-  bool prefetch = true;
-  int64_t splitK = 0;
-  bool vectorInShared = false;
-  int64_t maxRegisters = 0;
-  bool interleaveRows = true;
-};
 
 /// Every choice resolved for one gemv shape.
 struct KernelConfig {
@@ -42,10 +29,11 @@ struct KernelConfig {
   }
 };
 
-/// Resolves defaults for `op` (static shapes) and checks the options;
-/// reports a located error on `op` and fails when they cannot work.
-FailureOr<KernelConfig> resolveKernelConfig(GemvOp op,
-                                            const KernelOptions &options);
+/// Resolves the pass options for `op` (static shapes; 0 or empty: the chip's
+/// default) and checks them; reports a located error on `op` and fails when
+/// they cannot work.
+FailureOr<KernelConfig>
+resolveKernelConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options);
 
 /// CTAs along the rows of one batch (grid x).
 int64_t gridRowBlocks(GemvOp op, const KernelConfig &cfg);

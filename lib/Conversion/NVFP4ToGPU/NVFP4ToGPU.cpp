@@ -100,10 +100,20 @@ struct ConvertNVFP4ToGPUPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    KernelOptions options{
-        chip,           rowsPerBlock, rowsPerThread, lanesPerRow, bytesPerLoad,
-        loadsInFlight,  decode,       cacheHints,    prefetch,    splitK,
-        vectorInShared, maxRegisters, interleaveRows};
+    ConvertNVFP4ToGPUOptions options;
+    options.chip = chip;
+    options.rowsPerBlock = rowsPerBlock;
+    options.rowsPerThread = rowsPerThread;
+    options.lanesPerRow = lanesPerRow;
+    options.bytesPerLoad = bytesPerLoad;
+    options.loadsInFlight = loadsInFlight;
+    options.decode = decode;
+    options.cacheHints = cacheHints;
+    options.prefetch = prefetch;
+    options.splitK = splitK;
+    options.vectorInShared = vectorInShared;
+    options.maxRegisters = maxRegisters;
+    options.interleaveRows = interleaveRows;
     // In program order, so kernels appear in the order of their ops.
     SmallVector<Operation *> ops;
     module.walk([&](Operation *op) {
@@ -177,7 +187,7 @@ struct ConvertNVFP4ToGPUPass
     return success();
   }
 
-  LogicalResult lowerGemv(GemvOp op, const KernelOptions &options,
+  LogicalResult lowerGemv(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
                           SymbolTable &symbols) {
     FailureOr<KernelConfig> cfg = resolveKernelConfig(op, options);
     if (failed(cfg))
