@@ -57,6 +57,26 @@ uint64_t uniformBelow(std::mt19937_64 &rng, uint64_t n) {
 
 } // namespace
 
+const char *ref::name(ScaleFormat format) {
+  return format == ScaleFormat::NVFP4 ? "nvfp4" : "mxfp4";
+}
+
+const char *ref::name(ScaleLayout layout) {
+  return layout == ScaleLayout::Linear ? "linear" : "blocked128x4";
+}
+
+const char *ref::name(ElementType type) {
+  switch (type) {
+  case ElementType::F16:
+    return "f16";
+  case ElementType::BF16:
+    return "bf16";
+  case ElementType::F32:
+    return "f32";
+  }
+  return "?";
+}
+
 int64_t ref::blockSize(ScaleFormat format) {
   return format == ScaleFormat::NVFP4 ? 16 : 32;
 }

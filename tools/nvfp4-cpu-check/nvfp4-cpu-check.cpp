@@ -153,24 +153,6 @@ namespace {
 // Names, dispatch and bookkeeping
 //===----------------------------------------------------------------------===//
 
-const char *name(ScaleFormat f) {
-  return f == ScaleFormat::NVFP4 ? "nvfp4" : "mxfp4";
-}
-const char *name(ScaleLayout l) {
-  return l == ScaleLayout::Linear ? "linear" : "blocked";
-}
-const char *name(ElementType t) {
-  switch (t) {
-  case ElementType::F16:
-    return "f16";
-  case ElementType::BF16:
-    return "bf16";
-  case ElementType::F32:
-    return "f32";
-  }
-  return "?";
-}
-
 /// Descriptor of a scale tensor of `l` batches of rows x cols.
 struct ScaleDesc {
   ScaleLayout layout;

@@ -42,26 +42,6 @@ int64_t nvfp4::run::uniqueBytes(const Manifest &manifest) {
                                  : bufferSizes(manifest.problem).unique();
 }
 
-const char *nvfp4::run::name(ref::ScaleFormat format) {
-  return format == ref::ScaleFormat::NVFP4 ? "nvfp4" : "mxfp4";
-}
-
-const char *nvfp4::run::name(ref::ScaleLayout layout) {
-  return layout == ref::ScaleLayout::Linear ? "linear" : "blocked128x4";
-}
-
-const char *nvfp4::run::name(ref::ElementType type) {
-  switch (type) {
-  case ref::ElementType::F16:
-    return "f16";
-  case ref::ElementType::BF16:
-    return "bf16";
-  case ref::ElementType::F32:
-    return "f32";
-  }
-  return "?";
-}
-
 const char *nvfp4::run::name(Param param) {
   switch (param) {
   case Param::A:

@@ -87,9 +87,6 @@ ConversionSizes conversionSizes(const ConversionProblem &p);
 /// Bytes a kernel must move at the least: what --bench rates it by.
 int64_t uniqueBytes(const Manifest &manifest);
 
-const char *name(ref::ScaleFormat format);
-const char *name(ref::ScaleLayout layout);
-const char *name(ref::ElementType type);
 const char *name(Param param);
 const char *name(ScaleElement element);
 

@@ -22,6 +22,11 @@ enum class ScaleFormat { NVFP4, MXFP4 };
 enum class ScaleLayout { Linear, Blocked128x4 };
 enum class ElementType { F16, BF16, F32 };
 
+/// The spelling the dialect and the manifests use: nvfp4, blocked128x4, f16.
+const char *name(ScaleFormat format);
+const char *name(ScaleLayout layout);
+const char *name(ElementType type);
+
 /// Values per scale factor: 16 for NVFP4, 32 for MXFP4.
 int64_t blockSize(ScaleFormat format);
 /// Bytes of one batch of scales for `rows` x (K / blockSize) in `layout`.
