@@ -122,6 +122,19 @@ struct KernelBuilder {
     return op.getLayout() == ScaleLayout::Blocked128x4 || cols % 2 == 0;
   }
 
+  /// The two f32 values of two adjacent e4m3 scales (`bytes`: vector<2xi8>,
+  /// element 0 first). cvt.rn.f16x2.e4m3x2 (sm_89 and later) is exact, NaN
+  /// included.
+  SmallVector<Value> decodeScalePair(Value bytes, Type f8) {
+    Value halves = NVVM::ConvertF8x2ToF16x2Op::create(
+        b, loc, VectorType::get({2}, b.getF16Type()), bytes,
+        /*relu=*/false, f8);
+    Value wide = arith::ExtFOp::create(
+        b, loc, VectorType::get({2}, b.getF32Type()), halves);
+    return {vector::ExtractOp::create(b, loc, wide, 0),
+            vector::ExtractOp::create(b, loc, wide, 1)};
+  }
+
   /// f32 scales of every unit of the load at byte `kByte` of `row` (row 0
   /// for the vector's scales).
   SmallVector<Value> loadUnitScales(Value scales, bool isVector, Value row,
@@ -137,15 +150,7 @@ struct KernelBuilder {
           /*nontemporal=*/false, llvm::MaybeAlign(2));
       Value bytes = arith::BitcastOp::create(
           b, loc, VectorType::get({2}, b.getI8Type()), pair);
-      // cvt.rn.f16x2.e4m3x2 (sm_89 and later) is exact, NaN included.
-      Value halves = NVVM::ConvertF8x2ToF16x2Op::create(
-          b, loc, VectorType::get({2}, b.getF16Type()), bytes,
-          /*relu=*/false, f8);
-      Value wide = arith::ExtFOp::create(
-          b, loc, VectorType::get({2}, b.getF32Type()), halves);
-      for (int64_t i = 0; i < 2; ++i)
-        values.push_back(vector::ExtractOp::create(b, loc, wide, i));
-      return values;
+      return decodeScalePair(bytes, f8);
     }
     for (int64_t unit = 0; unit < units; ++unit) {
       Value col = unitColumn(addi(b, loc, kByte, idx(b, loc, 8 * unit)));
@@ -202,13 +207,7 @@ struct KernelBuilder {
           b, loc, b.getI16Type(), arith::ShRUIOp::create(b, loc, word, shift));
       Value pairBytes = LLVM::BitcastOp::create(
           b, loc, VectorType::get({2}, b.getI8Type()), pair);
-      Value halves = NVVM::ConvertF8x2ToF16x2Op::create(
-          b, loc, VectorType::get({2}, b.getF16Type()), pairBytes,
-          /*relu=*/false, f8);
-      Value wide = arith::ExtFOp::create(
-          b, loc, VectorType::get({2}, b.getF32Type()), halves);
-      scales.push_back({vector::ExtractOp::create(b, loc, wide, 0),
-                        vector::ExtractOp::create(b, loc, wide, 1)});
+      scales.push_back(decodeScalePair(pairBytes, f8));
     }
     return scales;
   }
