@@ -16,7 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../lib/Conversion/NVFP4ToTcgen05/Tcgen05Plan.h"
+#include "nvfp4/Support/Tcgen05Plan.h"
 
 #include "nvfp4/Support/Formats.h"
 #include "nvfp4/Support/Reference.h"
@@ -188,7 +188,7 @@ TEST(Tcgen05PlanTest, CopiesLandWhereTheTileLayoutSays) {
   // A row's scale word sits where the blocked layout puts scale (row, 0..3).
   for (int64_t r = 0; r < 128; ++r)
     for (int64_t j = 0; j < 4; ++j)
-      EXPECT_EQ(GemvPlan::atomWordOffset<int64_t>(r) + j,
+      EXPECT_EQ(layout::atomWordOffset<int64_t>(r) + j,
                 layout::blockedOffset(r, j, 4));
 }
 

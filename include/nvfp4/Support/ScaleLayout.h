@@ -1,8 +1,9 @@
 //===- ScaleLayout.h - Scale-factor layout arithmetic -----------*- C++ -*-===//
 //
 // The one place that knows where a scale factor lives in each layout. Used by
-// the CPU and GPU lowerings (which mirror these formulas in IR), the reference
-// library, the runner and the unit tests. Plain C++, no MLIR.
+// the CPU and GPU lowerings (which instantiate these templates with IR index
+// values), the reference library, the runner and the unit tests. Plain C++,
+// no MLIR.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NVFP4_SUPPORT_SCALELAYOUT_H
@@ -44,12 +45,44 @@ inline constexpr int64_t blockedBatchBytes(int64_t rows, int64_t cols) {
   return rowBlocks(rows) * colBlocks(cols) * kAtomBytes;
 }
 
+// The blocked formula, written once. The templates take any integer-like
+// type: int64_t here and in the reference, runner and tests, and the IR index
+// values of nvfp4/Conversion/Common/IndexValue.h in the lowerings.
+
+/// Byte of column 0 of `row`'s 4-byte word inside its 512-byte atom: rows r
+/// and r + 32k share the 16-byte line r % 32.
+template <class Int> constexpr Int atomWordOffset(Int row) {
+  return (row % kLaneRows) * kLineBytes +
+         (row % kAtomRows) / kLaneRows * kAtomCols;
+}
+
+/// Where scale (row, col) lives in the blocked layout: the atom's row block
+/// and column block, and the byte inside the atom.
+template <class Int> struct BlockedCoord { Int rowBlock, colBlock, inAtom; };
+template <class Int>
+constexpr BlockedCoord<Int> blockedCoord(Int row, Int col) {
+  Int inAtom = atomWordOffset(row) + col % kAtomCols;
+  Int rowBlock = row / kAtomRows;
+  Int colBlock = col / kAtomCols;
+  return {rowBlock, colBlock, inAtom};
+}
+
+/// The inverse of blockedCoord: (row, col) of the scale stored at byte
+/// `inAtom` of atom (rowBlock, colBlock).
+template <class Int> struct RowCol { Int row, col; };
+template <class Int>
+constexpr RowCol<Int> blockedRowCol(Int rowBlock, Int colBlock, Int inAtom) {
+  Int row = rowBlock * kAtomRows + inAtom % kLineBytes / kAtomCols * kLaneRows +
+            inAtom / kLineBytes;
+  Int col = colBlock * kAtomCols + inAtom % kAtomCols;
+  return {row, col};
+}
+
 /// Byte offset of scale (row, col) inside one batch of the blocked 128x4
 /// layout of a matrix with `cols` scale columns (docs/problem.md section 2).
 inline constexpr int64_t blockedOffset(int64_t row, int64_t col, int64_t cols) {
-  int64_t atom = (row / kAtomRows) * colBlocks(cols) + col / kAtomCols;
-  return atom * kAtomBytes + (row % kLaneRows) * kLineBytes +
-         ((row % kAtomRows) / kLaneRows) * kAtomCols + (col % kAtomCols);
+  BlockedCoord<int64_t> c = blockedCoord(row, col);
+  return (c.rowBlock * colBlocks(cols) + c.colBlock) * kAtomBytes + c.inAtom;
 }
 
 /// Byte offset of scale (row, col) inside one batch of the linear layout.

@@ -1,6 +1,7 @@
 //===- Codec.cpp - IR for FP4 and scale encodings and scale indexing ------===//
 
 #include "nvfp4/Conversion/Common/Codec.h"
+#include "nvfp4/Conversion/Common/IndexValue.h"
 #include "nvfp4/Support/ScaleLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -180,26 +181,9 @@ SmallVector<Value> mlir::nvfp4::buildScaleIndices(OpBuilder &b, Location loc,
       return {batch, col};
     return {batch, row, col};
   }
-  namespace lay = ::nvfp4::layout;
-  Ops o{b, loc};
-  auto div = [&](Value v, int64_t d) {
-    return arith::DivUIOp::create(b, loc, v, o.idx(d)).getResult();
-  };
-  auto rem = [&](Value v, int64_t d) {
-    return arith::RemUIOp::create(b, loc, v, o.idx(d)).getResult();
-  };
-  auto mul = [&](Value v, int64_t f) {
-    return arith::MulIOp::create(b, loc, v, o.idx(f)).getResult();
-  };
-  // Same formula as layout::blockedOffset, split into the atom coordinates
-  // (row block, column block) and the byte inside the 512-byte atom.
-  Value inAtom = arith::AddIOp::create(
-      b, loc,
-      arith::AddIOp::create(
-          b, loc, mul(rem(row, lay::kLaneRows), lay::kLineBytes),
-          mul(div(rem(row, lay::kAtomRows), lay::kLaneRows), lay::kAtomCols)),
-      rem(col, lay::kAtomCols));
-  return {batch, div(row, lay::kAtomRows), div(col, lay::kAtomCols), inAtom};
+  ::nvfp4::layout::BlockedCoord<IV> c =
+      ::nvfp4::layout::blockedCoord(IV(b, loc, row), IV(b, loc, col));
+  return {batch, c.rowBlock, c.colBlock, c.inAtom};
 }
 
 Value mlir::nvfp4::buildLoadScale(OpBuilder &b, Location loc, Value memref,

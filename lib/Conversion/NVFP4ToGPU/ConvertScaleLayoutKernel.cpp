@@ -13,6 +13,7 @@
 #include "ConvertScaleLayoutKernel.h"
 
 #include "nvfp4/Conversion/Common/Codec.h"
+#include "nvfp4/Conversion/Common/IndexValue.h"
 #include "nvfp4/Support/ScaleLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -28,21 +29,12 @@ namespace lay = ::nvfp4::layout;
 namespace {
 
 /// (row, col) of the scale stored at byte `offset` of one batch of the
-/// blocked layout of a matrix with `cols` scale columns: the inverse of
-/// layout::blockedOffset, which the IR below mirrors.
-struct RowCol {
-  int64_t row, col;
-};
-constexpr RowCol blockedRowCol(int64_t offset, int64_t cols) {
-  int64_t atom = offset / lay::kAtomBytes, inAtom = offset % lay::kAtomBytes;
-  int64_t rowBlock = atom / lay::colBlocks(cols);
-  int64_t colBlock = atom % lay::colBlocks(cols);
-  // inAtom = (row % 32) * 16 + ((row % 128) / 32) * 4 + col % 4.
-  int64_t row = rowBlock * lay::kAtomRows +
-                (inAtom % lay::kLineBytes) / lay::kAtomCols * lay::kLaneRows +
-                inAtom / lay::kLineBytes;
-  int64_t col = colBlock * lay::kAtomCols + inAtom % lay::kAtomCols;
-  return {row, col};
+/// blocked layout of a matrix with `cols` scale columns.
+constexpr lay::RowCol<int64_t> blockedRowColAt(int64_t offset, int64_t cols) {
+  int64_t atom = offset / lay::kAtomBytes;
+  return lay::blockedRowCol(atom / lay::colBlocks(cols),
+                            atom % lay::colBlocks(cols),
+                            offset % lay::kAtomBytes);
 }
 
 /// True when blockedRowCol inverts blockedOffset on every byte of a matrix
@@ -50,7 +42,7 @@ constexpr RowCol blockedRowCol(int64_t offset, int64_t cols) {
 constexpr bool invertsBlockedOffset(int64_t cols) {
   for (int64_t offset = 0; offset < lay::blockedBatchBytes(256, cols);
        ++offset) {
-    RowCol rc = blockedRowCol(offset, cols);
+    lay::RowCol<int64_t> rc = blockedRowColAt(offset, cols);
     if (lay::blockedOffset(rc.row, rc.col, cols) != offset)
       return false;
   }
@@ -156,7 +148,7 @@ void mlir::nvfp4::buildConvertScaleLayoutKernelBody(OpBuilder &b,
                                                 /*isVector=*/false, batch, row,
                                                 col));
   } else {
-    // dest[batch, rowBlock, colBlock, inAtom]; blockedRowCol in IR.
+    // dest[batch, rowBlock, colBlock, inAtom], read from its (row, col).
     int64_t colBlocks = dstType.getDimSize(2);
     Value inAtom = o.rem(byte, lay::kAtomBytes);
     Value atom = o.div(byte, lay::kAtomBytes);
@@ -166,13 +158,9 @@ void mlir::nvfp4::buildConvertScaleLayoutKernelBody(OpBuilder &b,
       // Same layout: a copy, padding included.
       bits = buildLoadScaleBits(b, loc, src, dstIndices);
     } else {
-      Value row = o.add(
-          o.add(o.mul(rowBlock, lay::kAtomRows),
-                o.mul(o.div(o.rem(inAtom, lay::kLineBytes), lay::kAtomCols),
-                      lay::kLaneRows)),
-          o.div(inAtom, lay::kLineBytes));
-      Value col =
-          o.add(o.mul(colBlock, lay::kAtomCols), o.rem(inAtom, lay::kAtomCols));
+      lay::RowCol<IV> rc = lay::blockedRowCol(
+          IV(b, loc, rowBlock), IV(b, loc, colBlock), IV(b, loc, inAtom));
+      Value row = rc.row, col = rc.col;
       // Padding reads an in-bounds scale (no branch) and stores zero.
       Value inside =
           arith::AndIOp::create(b, loc, o.ult(row, rows), o.ult(col, cols));

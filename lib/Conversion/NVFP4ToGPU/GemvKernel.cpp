@@ -15,6 +15,7 @@
 #include "UnitDot.h"
 
 #include "nvfp4/Conversion/Common/Codec.h"
+#include "nvfp4/Conversion/Common/IndexValue.h"
 #include "nvfp4/Support/ScaleLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -169,23 +170,10 @@ struct KernelBuilder {
     Value col = unitColumn(kByte);
     // Rows are below the padded row count, so the line is always in bounds
     // (the clamp of `rows` is for a, not for the padded scales).
-    Value line =
-        addi(b, loc,
-             muli(b, loc,
-                  arith::RemUIOp::create(b, loc, rowIds[0],
-                                         idx(b, loc, lay::kLaneRows)),
-                  lay::kLineBytes),
-             muli(b, loc,
-                  arith::DivUIOp::create(
-                      b, loc,
-                      arith::RemUIOp::create(b, loc, rowIds[0],
-                                             idx(b, loc, lay::kAtomRows)),
-                      idx(b, loc, lay::kLaneRows)),
-                  lay::kAtomCols));
-    SmallVector<Value> indices = {
-        batch,
-        arith::DivUIOp::create(b, loc, rowIds[0], idx(b, loc, lay::kAtomRows)),
-        arith::DivUIOp::create(b, loc, col, idx(b, loc, lay::kAtomCols)), line};
+    IV row(b, loc, rowIds[0]);
+    Value line = lay::atomWordOffset(row);
+    SmallVector<Value> indices = {batch, row / lay::kAtomRows,
+                                  IV(b, loc, col) / lay::kAtomCols, line};
     Type f8 = cast<MemRefType>(sfa.getType()).getElementType();
     Value bytes = vector::LoadOp::create(
         b, loc, VectorType::get({lay::kLineBytes}, f8), sfa, indices,

@@ -9,7 +9,7 @@
 #define NVFP4_LIB_CONVERSION_NVFP4TOTCGEN05_TCGEN05EMITTER_H
 
 #include "Tcgen05IR.h"
-#include "Tcgen05Plan.h"
+#include "nvfp4/Support/Tcgen05Plan.h"
 
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4.h"
 

@@ -1,7 +1,6 @@
 //===- Tcgen05IR.h - IR helpers of the tcgen05 GEMV lowering ----*- C++ -*-===//
 //
-// Small builders the kernel emitter uses: an index-value wrapper that lets
-// the templates of Tcgen05Plan.h build `arith` ops, pointers into global,
+// Small builders the kernel emitter uses: pointers into global,
 // shared and tensor memory, cp.async, and the run-time part of the
 // shared-memory descriptors.
 //
@@ -9,39 +8,13 @@
 #ifndef NVFP4_LIB_CONVERSION_NVFP4TOTCGEN05_TCGEN05IR_H
 #define NVFP4_LIB_CONVERSION_NVFP4TOTCGEN05_TCGEN05IR_H
 
+#include "nvfp4/Conversion/Common/IndexValue.h"
+
 #include "mlir/IR/Builders.h"
 
 namespace mlir::nvfp4::tc5 {
 
-/// An `index` value whose operators emit (and fold) arith ops, so that the
-/// index formulas of Tcgen05Plan.h, written once as templates, become IR.
-/// Operands are non-negative except inside vclamp; division and remainder
-/// are unsigned.
-struct IV {
-  OpBuilder *b;
-  Location loc;
-  Value v;
-
-  IV(OpBuilder &builder, Location l, Value value)
-      : b(&builder), loc(l), v(value) {}
-  IV constant(int64_t c) const;
-  operator Value() const { return v; }
-};
-
-IV operator+(IV x, IV y);
-IV operator+(IV x, int64_t c);
-IV operator+(int64_t c, IV x);
-IV operator-(IV x, IV y);
-IV operator-(IV x, int64_t c);
-IV operator-(int64_t c, IV x);
-IV operator*(IV x, IV y);
-IV operator*(IV x, int64_t c);
-IV operator*(int64_t c, IV x);
-IV operator/(IV x, int64_t c);
-IV operator%(IV x, int64_t c);
-IV vmin(IV x, int64_t c);
-IV vclamp(IV x, int64_t lo, int64_t hi);
-IV vconst(IV like, int64_t c);
+using ::mlir::nvfp4::IV;
 
 Value constIndex(OpBuilder &b, Location loc, int64_t v);
 Value constI32(OpBuilder &b, Location loc, int64_t v);

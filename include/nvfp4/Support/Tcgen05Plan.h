@@ -19,8 +19,8 @@
 // inside the clamps.
 //
 //===----------------------------------------------------------------------===//
-#ifndef NVFP4_LIB_CONVERSION_NVFP4TOTCGEN05_TCGEN05PLAN_H
-#define NVFP4_LIB_CONVERSION_NVFP4TOTCGEN05_TCGEN05PLAN_H
+#ifndef NVFP4_SUPPORT_TCGEN05PLAN_H
+#define NVFP4_SUPPORT_TCGEN05PLAN_H
 
 #include "nvfp4/Support/ScaleLayout.h"
 #include "nvfp4/Support/Tcgen05Descriptors.h"
@@ -288,13 +288,6 @@ struct GemvPlan {
     return {src, dst, srcBytes};
   }
 
-  /// Byte of row `r`'s scale word inside a 512-byte 128x4 atom: rows r and
-  /// r + 32j share the 16-byte line r % 32 (ScaleLayout.h's blockedOffset).
-  template <class V> static V atomWordOffset(V r) {
-    return (r % layout::kLaneRows) * layout::kLineBytes +
-           (r / layout::kLaneRows) * layout::kAtomCols;
-  }
-
   /// Linear sfa with 4-byte aligned rows: thread `t` copies the 4 scales of
   /// its row for `stage` straight to their blocked position in the atom
   /// (the linear-to-blocked conversion is the destination address).
@@ -302,7 +295,7 @@ struct GemvPlan {
   Copy<V> sfaLinearCopy(V t, V stage, V slot, V batch, V rowTile) const {
     V row = vmin(rowTile * kTileRows + t, m - 1);
     V src = (batch * m + row) * scaleCols() + stage * kScaleColsPerStage;
-    V dst = slot * slotBytes() + sfaOffset() + atomWordOffset(t);
+    V dst = slot * slotBytes() + sfaOffset() + layout::atomWordOffset(t);
     return {src, dst, vconst(t, kScaleColsPerStage)};
   }
 
@@ -314,7 +307,7 @@ struct GemvPlan {
     V row = vmin(rowTile * kTileRows + t, m - 1);
     V col = stage * kScaleColsPerStage + e;
     V src = (batch * m + row) * scaleCols() + vmin(col, scaleCols() - 1);
-    V dst = slot * slotBytes() + sfaOffset() + atomWordOffset(t) + e;
+    V dst = slot * slotBytes() + sfaOffset() + layout::atomWordOffset(t) + e;
     return {src, dst, vclamp(scaleCols() - col, 0, 1)};
   }
 
@@ -336,7 +329,7 @@ struct GemvPlan {
   /// in memory need not be finite scales (NaN x 0 would be NaN).
   template <class V>
   Copy<V> sfaBlockedTailWord(V t, V stage, V slot, V batch, V rowTile) const {
-    V word = atomWordOffset(t);
+    V word = layout::atomWordOffset(t);
     return {sfaAtomStart(stage, batch, rowTile) + word,
             slot * slotBytes() + sfaOffset() + word,
             vclamp(scaleCols() - stage * kScaleColsPerStage, 0,
@@ -372,4 +365,4 @@ struct GemvPlan {
 
 } // namespace nvfp4::tcgen05::plan
 
-#endif // NVFP4_LIB_CONVERSION_NVFP4TOTCGEN05_TCGEN05PLAN_H
+#endif // NVFP4_SUPPORT_TCGEN05PLAN_H
