@@ -25,6 +25,7 @@ void mlir::nvfp4::buildPTXPipeline(OpPassManager &pm,
   kernel.cacheHints = options.cacheHints;
   kernel.prefetch = options.prefetch;
   kernel.splitK = options.splitK;
+  kernel.ctaSplitK = options.ctaSplitK;
   kernel.vectorInShared = options.vectorInShared;
   kernel.maxRegisters = options.maxRegisters;
   kernel.interleaveRows = options.interleaveRows;

@@ -32,8 +32,12 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
     options used) from which `nvfp4-export-kernels` writes the manifest.
 
     GEMV kernel: each CTA owns `rows-per-block` rows of one batch. A row is
-    reduced by `lanes-per-row` threads, and by `split-k` such groups that
-    share its K range (partials added in shared memory). Each thread works
+    reduced by `lanes-per-row` threads, by `split-k` such groups of one CTA
+    that share its K range (partials added in shared memory), and by
+    `cta-split-k` CTAs (partials written to a workspace in the kernel's
+    module and added in a fixed order by the last CTA to finish, so the
+    result is the same bits on every run). Any K that is a multiple of the
+    block works: a row's last partial step is predicated. Each thread works
     on `rows-per-thread` rows at the same K offsets, so one decode of b
     serves them all; with blocked NVFP4 scales and 4 rows a thread,
     `interleave-rows` makes them the rows 32 apart whose scales share one
@@ -43,7 +47,8 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
     `decode` picks how e2m1 becomes arithmetic: `dp4a` (byte lookups with
     nvvm.prmt and integer 4-way dot products), `cvt`
     (nvvm.convert.f4x2.to.f16x2, sm_100a) or `f32` (plain integer decode).
-    Every option has a default tuned on the H200 (docs/benchmarks.md).
+    Every option left at 0 is chosen per shape and chip by the cost model
+    of docs/design.md (constants measured on the H200, docs/benchmarks.md).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
@@ -57,16 +62,16 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
            "Target chip (sm_90a, sm_100a)">,
     Option<"rowsPerBlock", "rows-per-block", "int64_t", /*default=*/"0",
-           "Rows of a one CTA reduces (0: chip default)">,
+           "Rows one CTA reduces (0: cost model)">,
     Option<"rowsPerThread", "rows-per-thread", "int64_t", /*default=*/"0",
            "Rows each thread reduces at the same K positions, sharing one "
-           "decode of b (0: chip default)">,
+           "decode of b (1-8; 0: cost model)">,
     Option<"lanesPerRow", "lanes-per-row", "int64_t", /*default=*/"0",
-           "Threads that share one row (power of two <= 32; 0: chip default)">,
+           "Threads that share one row (power of two <= 32; 0: cost model)">,
     Option<"bytesPerLoad", "bytes-per-load", "int64_t", /*default=*/"0",
            "Bytes of a each thread loads at once (8 or 16; 0: largest that fits K)">,
     Option<"loadsInFlight", "loads-in-flight", "int64_t", /*default=*/"0",
-           "Loads of a issued before their first use (0: chip default)">,
+           "Steps whose loads are issued before their first use (1-8; 0: cost model)">,
     Option<"decode", "decode", "std::string", /*default=*/"\"\"",
            "e2m1 decode: dp4a, cvt or f32 (empty: chip default)">,
     Option<"cacheHints", "cache-hints", "bool", /*default=*/"true",
@@ -82,7 +87,11 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
            "Decode b once per CTA into shared memory (dp4a; when it fits)">,
     Option<"splitK", "split-k", "int64_t", /*default=*/"0",
            "Lane groups of one CTA that split a row's K range (partials "
-           "added in shared memory; 0: 2 when rows alone give too few warps)">
+           "added in shared memory; 1-16; 0: cost model)">,
+    Option<"ctaSplitK", "cta-split-k", "int64_t", /*default=*/"0",
+           "CTAs that split a row's K range (partials added in a fixed "
+           "order by the last CTA, so every run gives the same bits; 1-64; "
+           "0: cost model)">
   ];
 }
 

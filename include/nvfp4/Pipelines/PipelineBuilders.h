@@ -64,6 +64,11 @@ struct PTXPipelineOptions : public PassPipelineOptions<PTXPipelineOptions> {
                          llvm::cl::desc("Lane groups splitting a row's K "
                                         "(0: default)"),
                          llvm::cl::init(0)};
+  Option<int64_t> ctaSplitK{
+      *this, "cta-split-k",
+      llvm::cl::desc("CTAs splitting a row's K, reduced in a fixed order "
+                     "(0: default)"),
+      llvm::cl::init(0)};
   Option<KernelStrategy> strategy{
       *this, "strategy", llvm::cl::desc("Which kernel the gemv becomes"),
       llvm::cl::init(KernelStrategy::CudaCores),

@@ -1,6 +1,7 @@
 //===- GemvOutlining.cpp - outlining nvfp4.gemv into GPU kernels ----------===//
 
 #include "nvfp4/Conversion/Common/GemvOutlining.h"
+#include "nvfp4/Support/Chips.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -27,9 +28,10 @@ gpu::GPUFuncOp mlir::nvfp4::createGemvKernel(OpBuilder &b, ModuleOp module,
   OpBuilder::InsertionGuard guard(b);
   Location loc = op.getLoc();
   b.setInsertionPointToEnd(module.getBody());
-  // PTX 8.8 covers sm_90a and the tcgen05 instructions of sm_100a.
-  auto target = NVVM::NVVMTargetAttr::get(
-      b.getContext(), /*optLevel=*/3, "nvptx64-nvidia-cuda", chip, "+ptx88");
+  auto target =
+      NVVM::NVVMTargetAttr::get(b.getContext(), /*optLevel=*/3,
+                                "nvptx64-nvidia-cuda", chip,
+                                ::nvfp4::findChip(chip)->ptxFeatures);
   auto gpuModule =
       gpu::GPUModuleOp::create(b, loc, name, b.getArrayAttr({target}));
   symbols.insert(gpuModule); // renames on a clash

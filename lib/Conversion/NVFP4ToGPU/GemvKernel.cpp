@@ -1,13 +1,18 @@
 //===- GemvKernel.cpp - the CUDA-core GEMV kernel body --------------------===//
 //
-// A CTA owns rows-per-block rows of one batch (grid: row blocks x L). Groups
-// of lanes-per-row threads share rows-per-thread rows; at each step a thread
-// loads bytes-per-load bytes of each of its rows at the same K offset, so the
-// vector b (and its scales) is loaded and decoded once for all of them.
-// Consecutive lanes read consecutive chunks: a warp's loads are coalesced.
-// With split-k, several groups take slices of the same rows' K range. After
-// the K loop the lanes of a group combine their sums with shuffles, and the
-// slices theirs through shared memory.
+// A CTA owns rows-per-block rows of one batch (grid: row blocks x
+// cta-split-k, L). Groups of lanes-per-row threads share rows-per-thread
+// rows; at each step a thread loads bytes-per-load bytes of each of its rows
+// at the same K offset, so the vector b (and its scales) is loaded and
+// decoded once for all of them. Consecutive lanes read consecutive chunks: a
+// warp's loads are coalesced. A row's chunks are cut into split-k x
+// cta-split-k slices of whole steps (the last slice may be shorter, and its
+// last step partial: lanes past the row's end load a valid chunk and discard
+// it). After the K loop the lanes of a group combine their sums with
+// shuffles, the slices of a CTA theirs through shared memory, and with
+// cta-split-k the CTAs of a row block theirs through a workspace global to
+// the kernel's module: the last CTA to finish (a counter per row block) adds
+// the partials in slice order, so every run gives the same bits.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +21,7 @@
 
 #include "nvfp4/Conversion/Common/Codec.h"
 #include "nvfp4/Conversion/Common/IndexValue.h"
+#include "nvfp4/Support/GemvCostModel.h"
 #include "nvfp4/Support/ScaleLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -96,7 +102,13 @@ struct KernelBuilder {
   GemvOp op;
   const KernelConfig &cfg;
   Value a, sfa, vec, sfb, c, alpha;
-  Value batch, lane, slice, sliceByte;
+  Value batch, lane, slice;
+  Value sliceChunk;   // first chunk of this thread's K slice
+  Value rowBlock;     // this CTA's row block
+  Value ctaSlice;     // this CTA's K slice (cta-split-k > 1)
+  Value workspace;    // [cta-split-k, L, M] f32 partials (cta-split-k > 1)
+  Value counters;     // [L, row blocks] i32 arrivals (cta-split-k > 1)
+  Value lastFlag;     // workgroup i32: this CTA finishes its row block
   SmallVector<Value> rowIds; // this thread's rows, possibly past M
   Value partials;    // workgroup buffer [split-k, rows-per-block] when split
   Value preparedVec; // workgroup buffer of b prepared for dp4a, if shared
@@ -104,7 +116,7 @@ struct KernelBuilder {
 
   int64_t rowBytes() { return op.getA().getType().getDimSize(2); }
   int64_t numRows() { return op.getA().getType().getDimSize(1); }
-  int64_t stepBytes() const { return cfg.lanesPerRow * cfg.bytesPerLoad; }
+  int64_t chunks() { return rowBytes() / cfg.bytesPerLoad; }
   ScaleFormat format() { return op.getFormat(); }
 
   /// Scale column of the 8-byte unit at byte `kByte` of a row.
@@ -241,19 +253,24 @@ struct KernelBuilder {
     return words;
   }
 
-  /// Byte offset in a row of this lane's load at step `step`.
-  Value stepByte(Value step) {
-    Value k = addi(b, loc, muli(b, loc, step, stepBytes()),
-                   muli(b, loc, lane, cfg.bytesPerLoad));
-    return sliceByte ? addi(b, loc, k, sliceByte) : k;
+  /// Byte offset in a row of this lane's load at step `step` of its slice;
+  /// with `clamp`, a chunk past the row's end becomes the last one (valid
+  /// memory whose contribution the caller discards).
+  Value stepByte(Value step, bool clamp = false) {
+    IV chunk = IV(b, loc, sliceChunk) + IV(b, loc, step) * cfg.lanesPerRow +
+               IV(b, loc, lane);
+    if (clamp)
+      chunk = vmin(chunk, chunks() - 1);
+    return chunk * cfg.bytesPerLoad;
   }
 
   /// Issues the loads of a for steps [first, first + count): for each step,
   /// each row, bytes-per-load / 4 words, flattened in that order.
-  SmallVector<Value> loadSteps(Value first, int64_t count) {
+  SmallVector<Value> loadSteps(Value first, int64_t count,
+                               bool clamp = false) {
     SmallVector<Value> words;
     for (int64_t u = 0; u < count; ++u) {
-      Value k = stepByte(addi(b, loc, first, idx(b, loc, u)));
+      Value k = stepByte(addi(b, loc, first, idx(b, loc, u)), clamp);
       for (Value row : rows)
         llvm::append_range(words, loadWords(b, loc, a, {batch, row, k},
                                             cfg.bytesPerLoad, cfg.cacheHints));
@@ -264,11 +281,12 @@ struct KernelBuilder {
   /// acc[r] += the contribution of steps [first, first + count) of K, whose
   /// words of a were loaded by loadSteps.
   SmallVector<Value> computeSteps(Value first, int64_t count,
-                                  ArrayRef<Value> aWords, ArrayRef<Value> acc) {
+                                  ArrayRef<Value> aWords, ArrayRef<Value> acc,
+                                  bool clamp = false) {
     int64_t wordsPerLoad = cfg.bytesPerLoad / 4;
     SmallVector<Value> result(acc.begin(), acc.end());
     for (int64_t u = 0; u < count; ++u) {
-      Value kByte = stepByte(addi(b, loc, first, idx(b, loc, u)));
+      Value kByte = stepByte(addi(b, loc, first, idx(b, loc, u)), clamp);
       SmallVector<Value> bWords;
       if (!preparedVec)
         bWords =
@@ -306,70 +324,138 @@ struct KernelBuilder {
     return result;
   }
 
-  /// Steps [lo, hi) in groups of `group`. With prefetching, the loop carries
-  /// the words of the next group, loaded before the current group's decode,
-  /// so a thread's loads stay in flight while it computes.
-  SmallVector<Value> buildStepLoop(int64_t lo, int64_t hi, int64_t group,
-                                   ArrayRef<Value> acc) {
-    SmallVector<Value> result(acc.begin(), acc.end());
-    if (hi <= lo)
-      return result;
+  /// Steps [0, groups * group) of this thread's slice, `groups` a dynamic
+  /// count. With prefetching, the loop carries the words of the next group,
+  /// loaded before the current group's decode, so a thread's loads stay in
+  /// flight while it computes.
+  SmallVector<Value> buildGroupLoop(Value groups, int64_t group,
+                                    ArrayRef<Value> acc) {
     int64_t numAcc = acc.size();
-    auto body = [&](Value s, ArrayRef<Value> iter,
-                    bool prefetch) -> SmallVector<Value> {
-      if (!prefetch)
-        return computeSteps(s, group, loadSteps(s, group),
-                            iter.take_front(numAcc));
-      SmallVector<Value> next = loadSteps(s, group);
-      Value previous = arith::SubIOp::create(b, loc, s, idx(b, loc, group));
-      SmallVector<Value> out = computeSteps(
-          previous, group, iter.drop_front(numAcc), iter.take_front(numAcc));
-      llvm::append_range(out, next);
-      return out;
-    };
-    bool prefetch = cfg.prefetch && hi - lo > group;
-    int64_t loopLo = lo;
-    if (prefetch) {
-      llvm::append_range(result, loadSteps(idx(b, loc, lo), group));
-      loopLo = lo + group;
+    Value zero = idx(b, loc, 0), one = idx(b, loc, 1);
+    if (!cfg.prefetch) {
+      auto loop = scf::ForOp::create(
+          b, loc, zero, groups, one, acc,
+          [&](OpBuilder &nb, Location, Value g, ValueRange iter) {
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+            Value first = muli(b, loc, g, group);
+            scf::YieldOp::create(b, loc,
+                                 computeSteps(first, group,
+                                              loadSteps(first, group),
+                                              SmallVector<Value>(iter)));
+          });
+      return SmallVector<Value>(loop.getResults());
     }
+    Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
+                                      groups, zero);
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange(ValueRange(acc)), any,
+                                  /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(b, loc, acc);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    SmallVector<Value> init(acc.begin(), acc.end());
+    llvm::append_range(init, loadSteps(zero, group));
     auto loop = scf::ForOp::create(
-        b, loc, idx(b, loc, loopLo), idx(b, loc, hi), idx(b, loc, group),
-        result, [&](OpBuilder &nb, Location, Value s, ValueRange iter) {
+        b, loc, one, groups, one, init,
+        [&](OpBuilder &nb, Location, Value g, ValueRange iter) {
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-          scf::YieldOp::create(b, loc,
-                               body(s, SmallVector<Value>(iter), prefetch));
+          SmallVector<Value> carried(iter);
+          SmallVector<Value> next = loadSteps(muli(b, loc, g, group), group);
+          Value previous = muli(b, loc, arith::SubIOp::create(b, loc, g, one),
+                                group);
+          SmallVector<Value> out =
+              computeSteps(previous, group,
+                           ArrayRef<Value>(carried).drop_front(numAcc),
+                           ArrayRef<Value>(carried).take_front(numAcc));
+          llvm::append_range(out, next);
+          scf::YieldOp::create(b, loc, out);
         });
     SmallVector<Value> carried(loop.getResults());
-    if (!prefetch)
-      return carried;
-    return computeSteps(idx(b, loc, hi - group), group,
-                        ArrayRef<Value>(carried).drop_front(numAcc),
-                        ArrayRef<Value>(carried).take_front(numAcc));
+    Value last = muli(b, loc, arith::SubIOp::create(b, loc, groups, one), group);
+    scf::YieldOp::create(
+        b, loc,
+        computeSteps(last, group, ArrayRef<Value>(carried).drop_front(numAcc),
+                     ArrayRef<Value>(carried).take_front(numAcc)));
+    return SmallVector<Value>(ifOp.getResults());
+  }
+
+  /// Single steps [lo, hi) of this thread's slice.
+  SmallVector<Value> buildSingleSteps(Value lo, Value hi, ArrayRef<Value> acc) {
+    auto loop = scf::ForOp::create(
+        b, loc, lo, hi, idx(b, loc, 1), acc,
+        [&](OpBuilder &nb, Location, Value s, ValueRange iter) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          scf::YieldOp::create(
+              b, loc,
+              computeSteps(s, 1, loadSteps(s, 1), SmallVector<Value>(iter)));
+        });
+    return SmallVector<Value>(loop.getResults());
+  }
+
+  /// The slice's last, partial step (`tail` lanes of it hold chunks of the
+  /// row): the others load the row's last chunk and keep their sums.
+  SmallVector<Value> buildTailStep(Value step, Value tail,
+                                   ArrayRef<Value> acc) {
+    Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, tail,
+                                      idx(b, loc, 0));
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange(ValueRange(acc)), any,
+                                  /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(b, loc, acc);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    SmallVector<Value> updated = computeSteps(
+        step, 1, loadSteps(step, 1, /*clamp=*/true), acc, /*clamp=*/true);
+    Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                        lane, tail);
+    for (auto [r, v] : llvm::enumerate(updated))
+      v = arith::SelectOp::create(b, loc, valid, v, acc[r]);
+    scf::YieldOp::create(b, loc, updated);
+    return SmallVector<Value>(ifOp.getResults());
   }
 
   void build() {
-    Type f32 = b.getF32Type();
     Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-    Value blockRow = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+    Value blockX = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
     batch = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+    // The CTAs of one row block are adjacent, so they run at the same time
+    // and the last of them waits little.
+    rowBlock = blockX;
+    if (cfg.ctaSplitK > 1) {
+      rowBlock = IV(b, loc, blockX) / cfg.ctaSplitK;
+      ctaSlice = IV(b, loc, blockX) % cfg.ctaSplitK;
+    }
     lane = arith::RemUIOp::create(b, loc, tid, idx(b, loc, cfg.lanesPerRow));
     Value group =
         arith::DivUIOp::create(b, loc, tid, idx(b, loc, cfg.lanesPerRow));
     // Groups are numbered row group first, then K slice.
-    int64_t rowGroups = cfg.rowsPerBlock / cfg.rowsPerThread;
+    int64_t rowGroups = cfg.rowGroups();
     Value rowGroup =
         arith::RemUIOp::create(b, loc, group, idx(b, loc, rowGroups));
     slice = arith::DivUIOp::create(b, loc, group, idx(b, loc, rowGroups));
-    int64_t steps = rowBytes() / stepBytes() / cfg.splitK;
-    if (cfg.splitK > 1)
-      sliceByte = muli(b, loc, slice, steps * stepBytes());
+
+    // This thread's K slice: chunks [lo, hi) of each of its rows, walked in
+    // `full` whole steps and a last step of `tail` lanes.
+    ::nvfp4::cost::KSlicing slicing = ::nvfp4::cost::sliceK(
+        rowBytes(), cfg.bytesPerLoad, cfg.lanesPerRow,
+        cfg.splitK * cfg.ctaSplitK);
+    IV globalSlice = IV(b, loc, slice);
+    if (ctaSlice)
+      globalSlice = IV(b, loc, ctaSlice) * cfg.splitK + globalSlice;
+    IV lo = globalSlice * slicing.sliceChunks;
+    IV n = vmin(lo + slicing.sliceChunks, slicing.chunks) - lo;
+    sliceChunk = lo;
+    Value full = n / cfg.lanesPerRow;
+    Value tail = n % cfg.lanesPerRow;
+
     Value rowInBlock = muli(b, loc, rowGroup, cfg.rowsPerThread);
     if (cfg.interleaveRows) {
       // Row group q owns rows 128 (q / 32) + q % 32 + 32 i: the rows whose
       // scales share one 16-byte line of a blocked atom.
-      Value q = addi(b, loc, muli(b, loc, blockRow, rowGroups), rowGroup);
+      Value q = addi(b, loc, muli(b, loc, rowBlock, rowGroups), rowGroup);
       Value base = addi(
           b, loc,
           muli(b, loc, arith::DivUIOp::create(b, loc, q, idx(b, loc, 32)), 128),
@@ -378,7 +464,7 @@ struct KernelBuilder {
         rowIds.push_back(addi(b, loc, base, idx(b, loc, 32 * r)));
     } else {
       Value first =
-          addi(b, loc, muli(b, loc, blockRow, cfg.rowsPerBlock), rowInBlock);
+          addi(b, loc, muli(b, loc, rowBlock, cfg.rowsPerBlock), rowInBlock);
       for (int64_t r = 0; r < cfg.rowsPerThread; ++r)
         rowIds.push_back(addi(b, loc, first, idx(b, loc, r)));
     }
@@ -391,9 +477,12 @@ struct KernelBuilder {
       buildSharedVectorPrologue(tid);
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
     SmallVector<Value> acc(cfg.rowsPerThread, zero);
-    int64_t mainSteps = steps / cfg.loadsInFlight * cfg.loadsInFlight;
-    acc = buildStepLoop(0, mainSteps, cfg.loadsInFlight, acc);
-    acc = buildStepLoop(mainSteps, steps, 1, acc);
+    Value groups = IV(b, loc, full) / cfg.loadsInFlight;
+    acc = buildGroupLoop(groups, cfg.loadsInFlight, acc);
+    acc = buildSingleSteps(IV(b, loc, groups) * cfg.loadsInFlight, full, acc);
+    if (slicing.chunks % cfg.lanesPerRow != 0 ||
+        slicing.sliceChunks * slicing.slices != slicing.chunks)
+      acc = buildTailStep(full, tail, acc);
 
     // Butterfly reduction inside each group of lanes.
     for (Value &v : acc)
@@ -421,30 +510,162 @@ struct KernelBuilder {
                                           slice, idx(b, loc, 0));
       isLeader = arith::AndIOp::create(b, loc, isLeader, first);
     }
+    for (auto [r, v] : llvm::enumerate(acc)) {
+      Value slot = addi(b, loc, rowInBlock, idx(b, loc, r));
+      for (int64_t k = 1; k < cfg.splitK; ++k)
+        v = arith::AddFOp::create(
+            b, loc, v,
+            memref::LoadOp::create(b, loc, partials,
+                                   ValueRange{idx(b, loc, k), slot}));
+    }
+    if (cfg.ctaSplitK > 1) {
+      buildCtaReduction(isLeader, acc, tid);
+      return;
+    }
+    storeResults(isLeader, acc);
+  }
+
+  /// Stores alpha * acc[r] into c for every row of this thread below M,
+  /// where `store` holds.
+  void storeResults(Value store, ArrayRef<Value> acc) {
     Type outType = op.getC().getType().getElementType();
     for (auto [r, v] : llvm::enumerate(acc)) {
       Value row = rowIds[r];
       Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                             row, idx(b, loc, numRows()));
-      Value store = arith::AndIOp::create(b, loc, isLeader, inRange);
-      auto ifOp = scf::IfOp::create(b, loc, store, /*withElseRegion=*/false);
+      Value cond = arith::AndIOp::create(b, loc, store, inRange);
+      auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
       Value result = v;
-      Value slot = addi(b, loc, rowInBlock, idx(b, loc, r));
-      for (int64_t k = 1; k < cfg.splitK; ++k)
-        result = arith::AddFOp::create(
-            b, loc, result,
-            memref::LoadOp::create(b, loc, partials,
-                                   ValueRange{idx(b, loc, k), slot}));
       if (alpha)
         result = arith::MulFOp::create(b, loc, result, alpha);
-      if (outType != f32)
+      if (outType != b.getF32Type())
         result = arith::TruncFOp::create(b, loc, outType, result);
       memref::StoreOp::create(b, loc, result, c, ValueRange{batch, row});
     }
   }
+
+  /// cta-split-k: the leaders write this CTA's partial sums to the
+  /// workspace; the last CTA of the row block to count itself in reads all
+  /// of them back in slice order, finishes the rows and resets the counter
+  /// for the next launch.
+  void buildCtaReduction(Value isLeader, ArrayRef<Value> acc, Value tid) {
+    Value zeroIdx = idx(b, loc, 0);
+    auto inRange = [&](int64_t r) {
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                   rowIds[r], idx(b, loc, numRows()));
+    };
+    for (auto [r, v] : llvm::enumerate(acc)) {
+      Value cond = arith::AndIOp::create(b, loc, isLeader, inRange(r));
+      auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      memref::StoreOp::create(b, loc, v, workspace,
+                              ValueRange{ctaSlice, batch, rowIds[r]});
+    }
+    // Each writer's partials are visible GPU-wide before the CTA counts
+    // itself in (membar.gl, then the barrier orders the count after it).
+    NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::GPU);
+    gpu::BarrierOp::create(b, loc);
+    Value isFirstThread = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq, tid, zeroIdx);
+    {
+      auto ifOp =
+          scf::IfOp::create(b, loc, isFirstThread, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      Value one = arith::ConstantIntOp::create(b, loc, 1, 32);
+      Value before = memref::AtomicRMWOp::create(
+          b, loc, arith::AtomicRMWKind::addi, one, counters,
+          ValueRange{batch, rowBlock});
+      Value last = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq, before,
+          arith::ConstantIntOp::create(b, loc, cfg.ctaSplitK - 1, 32));
+      memref::StoreOp::create(b, loc, arith::ExtUIOp::create(
+                                          b, loc, b.getI32Type(), last),
+                              lastFlag, ValueRange{zeroIdx});
+    }
+    gpu::BarrierOp::create(b, loc);
+    Value isLast = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne,
+        memref::LoadOp::create(b, loc, lastFlag, ValueRange{zeroIdx}),
+        arith::ConstantIntOp::create(b, loc, 0, 32));
+    auto ifLast = scf::IfOp::create(b, loc, isLast, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifLast.thenBlock());
+    NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::GPU);
+    SmallVector<Value> sums;
+    for (int64_t r = 0; r < cfg.rowsPerThread; ++r) {
+      // Rows past M were not written: read the last row's (and discard).
+      Value sum;
+      for (int64_t k = 0; k < cfg.ctaSplitK; ++k) {
+        Value part = loadCoherent(
+            workspace, {idx(b, loc, k), batch, rows[r]});
+        sum = sum ? arith::AddFOp::create(b, loc, sum, part).getResult() : part;
+      }
+      sums.push_back(sum);
+    }
+    storeResults(isLeader, sums);
+    auto reset =
+        scf::IfOp::create(b, loc, isFirstThread, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(reset.thenBlock());
+    memref::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, 0, 32),
+                            counters, ValueRange{batch, rowBlock});
+  }
+
+  /// An f32 load from global `memref` that sees other CTAs' stores made
+  /// visible by a fence (ld.relaxed.gpu: not served from a stale L1 line).
+  Value loadCoherent(Value memref, ValueRange indices) {
+    auto type = cast<MemRefType>(memref.getType());
+    auto [strides, offset] = type.getStridesAndOffset();
+    IV linear = IV(b, loc, idx(b, loc, offset));
+    for (auto [i, index] : llvm::enumerate(indices))
+      linear = linear + IV(b, loc, index) * strides[i];
+    Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+    Value addr = arith::IndexCastOp::create(
+        b, loc, b.getI64Type(), addi(b, loc, base, muli(b, loc, linear, 4)));
+    Value ptr = LLVM::IntToPtrOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext()), addr);
+    return LLVM::LoadOp::create(b, loc, b.getF32Type(), ptr, /*alignment=*/4,
+                                /*isVolatile=*/false, /*isNonTemporal=*/false,
+                                /*isInvariant=*/false,
+                                /*isInvariantGroup=*/false,
+                                LLVM::AtomicOrdering::monotonic, "device");
+  }
 };
+
+/// The module-level workspace [cta-split-k, L, M] (f32 partials) and
+/// arrival counters [L, row blocks] (i32, zero at load; the last CTA of a row
+/// block sets its counter back to zero) of a cta-split-k kernel.
+std::pair<memref::GlobalOp, memref::GlobalOp>
+createSplitKGlobals(OpBuilder &b, gpu::GPUFuncOp kernel, GemvOp op,
+                    const KernelConfig &cfg) {
+  OpBuilder::InsertionGuard guard(b);
+  auto module = kernel->getParentOfType<gpu::GPUModuleOp>();
+  b.setInsertionPointToStart(module.getBody());
+  Location loc = op.getLoc();
+  auto global = gpu::AddressSpaceAttr::get(
+      b.getContext(), gpu::AddressSpace::Global);
+  int64_t batches = op.getA().getType().getDimSize(0);
+  auto wsType = MemRefType::get(
+      {cfg.ctaSplitK, batches, op.getA().getType().getDimSize(1)},
+      b.getF32Type(), MemRefLayoutAttrInterface(), global);
+  auto counterType =
+      MemRefType::get({batches, gridRowBlocks(op, cfg)}, b.getI32Type(),
+                      MemRefLayoutAttrInterface(), global);
+  auto workspace = memref::GlobalOp::create(
+      b, loc, "nvfp4_split_k_partials", b.getStringAttr("private"), wsType,
+      b.getUnitAttr(), /*constant=*/false, b.getI64IntegerAttr(16));
+  auto counters = memref::GlobalOp::create(
+      b, loc, "nvfp4_split_k_counters", b.getStringAttr("private"),
+      counterType,
+      DenseElementsAttr::get(RankedTensorType::get(counterType.getShape(),
+                                                   b.getI32Type()),
+                             b.getI32IntegerAttr(0).getValue()),
+      /*constant=*/false, b.getI64IntegerAttr(16));
+  return {workspace, counters};
+}
 
 } // namespace
 
@@ -470,6 +691,15 @@ void mlir::nvfp4::buildGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel,
                         MemRefLayoutAttrInterface(), workgroup),
         loc);
   }
+  Value lastFlag;
+  if (cfg.ctaSplitK > 1) {
+    auto workgroup = gpu::AddressSpaceAttr::get(
+        b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+    lastFlag = kernel.addWorkgroupAttribution(
+        MemRefType::get({1}, b.getI32Type(), MemRefLayoutAttrInterface(),
+                        workgroup),
+        loc);
+  }
   Block &entry = kernel.getBody().front();
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&entry);
@@ -483,6 +713,15 @@ void mlir::nvfp4::buildGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel,
     kb.alpha = entry.getArgument(5);
   kb.partials = partials;
   kb.preparedVec = preparedVec;
+  kb.lastFlag = lastFlag;
+  if (cfg.ctaSplitK > 1) {
+    auto [workspace, counters] = createSplitKGlobals(b, kernel, op, cfg);
+    b.setInsertionPointToStart(&entry);
+    kb.workspace = memref::GetGlobalOp::create(b, loc, workspace.getType(),
+                                               workspace.getSymName());
+    kb.counters = memref::GetGlobalOp::create(b, loc, counters.getType(),
+                                              counters.getSymName());
+  }
   kb.build();
   gpu::ReturnOp::create(b, loc);
 }

@@ -2,10 +2,14 @@
 
 #include "KernelConfig.h"
 
+#include "nvfp4/Support/Chips.h"
+#include "nvfp4/Support/GemvCostModel.h"
 #include "nvfp4/Support/ScaleLayout.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::nvfp4;
@@ -22,33 +26,44 @@ StringRef mlir::nvfp4::stringifyDecodeMethod(DecodeMethod method) {
   return "";
 }
 
-bool mlir::nvfp4::isBlackwellChip(StringRef chip) {
-  return chip == "sm_100a" || chip == "sm_100";
-}
-
 LogicalResult mlir::nvfp4::checkChip(Operation *op, StringRef chip) {
-  if (isBlackwellChip(chip) || chip == "sm_90a" || chip == "sm_90")
+  if (::nvfp4::findChip(chip))
     return success();
-  return op->emitOpError() << "unsupported chip '" << chip
-                           << "' (expected sm_90a or sm_100a)";
+  return op->emitOpError() << "unsupported chip '" << chip << "' (expected "
+                           << ::nvfp4::knownChipNames() << ")";
 }
 
-/// Splitting K across two lane groups doubles the warps of a launch; it pays
-/// when rows alone give fewer than 16 warps an SM (on the H200, 7168 x 16384
-/// went from 60% to 70% of copy bandwidth) and each slice keeps at least 4
-/// steps to pipeline.
-static int64_t defaultSplitK(GemvOp op, const KernelConfig &cfg, int64_t steps,
-                             bool isBlackwell) {
-  MemRefType a = op.getA().getType();
-  int64_t smCount = isBlackwell ? 148 : 132;
-  int64_t rowGroups =
-      a.getDimSize(0) *
-      ((a.getDimSize(1) + cfg.rowsPerThread - 1) / cfg.rowsPerThread);
-  int64_t warps = rowGroups * cfg.lanesPerRow / 32;
-  if (warps < 16 * smCount && steps % 2 == 0 && steps / 2 >= 4)
-    return 2;
-  return 1;
+namespace {
+
+/// Fails with a located error naming `name` unless lo <= value <= hi.
+LogicalResult checkRange(GemvOp op, StringRef name, int64_t value, int64_t lo,
+                         int64_t hi) {
+  if (value >= lo && value <= hi)
+    return success();
+  return op.emitOpError() << name << " must be in [" << lo << ", " << hi
+                          << "], got " << value;
 }
+
+FailureOr<DecodeMethod> resolveDecode(GemvOp op, StringRef decode,
+                                      const ::nvfp4::ChipInfo &chip) {
+  if (decode.empty())
+    return chip.e2m1Convert ? DecodeMethod::Cvt : DecodeMethod::Dp4a;
+  auto method = llvm::StringSwitch<std::optional<DecodeMethod>>(decode)
+                    .Case("dp4a", DecodeMethod::Dp4a)
+                    .Case("cvt", DecodeMethod::Cvt)
+                    .Case("f32", DecodeMethod::F32)
+                    .Default(std::nullopt);
+  if (!method)
+    return op.emitOpError() << "unknown decode method '" << decode
+                            << "' (expected dp4a, cvt or f32)";
+  if (*method == DecodeMethod::Cvt && !chip.e2m1Convert)
+    return op.emitOpError()
+           << "decode=cvt needs sm_100a (cvt.rn.f16x2.e2m1x2), not "
+           << chip.name;
+  return *method;
+}
+
+} // namespace
 
 FailureOr<KernelConfig>
 mlir::nvfp4::resolveKernelConfig(GemvOp op,
@@ -65,93 +80,82 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
   }
   if (failed(checkChip(op, options.chip)))
     return failure();
-  bool isBlackwell = isBlackwellChip(options.chip);
-  int64_t rowBytes = aType.getDimSize(2);
+  const ::nvfp4::ChipInfo &chip = *::nvfp4::findChip(options.chip);
+  int64_t rows = aType.getDimSize(1), rowBytes = aType.getDimSize(2);
   KernelConfig cfg;
   cfg.chip = options.chip;
   cfg.cacheHints = options.cacheHints;
   cfg.prefetch = options.prefetch;
+  FailureOr<DecodeMethod> decode = resolveDecode(op, options.decode, chip);
+  if (failed(decode))
+    return failure();
+  cfg.decode = *decode;
 
-  std::string decode = options.decode;
-  if (decode.empty())
-    decode = isBlackwell ? "cvt" : "dp4a";
-  auto method = llvm::StringSwitch<std::optional<DecodeMethod>>(decode)
-                    .Case("dp4a", DecodeMethod::Dp4a)
-                    .Case("cvt", DecodeMethod::Cvt)
-                    .Case("f32", DecodeMethod::F32)
-                    .Default(std::nullopt);
-  if (!method)
-    return op.emitOpError() << "unknown decode method '" << decode
-                            << "' (expected dp4a, cvt or f32)";
-  if (*method == DecodeMethod::Cvt && !isBlackwell)
+  // Check what was given before the cost model fills in the rest.
+  if (options.bytesPerLoad && options.bytesPerLoad != 8 &&
+      options.bytesPerLoad != 16)
     return op.emitOpError()
-           << "decode=cvt needs sm_100a (cvt.rn.f16x2.e2m1x2), "
-              "not "
-           << options.chip;
-  cfg.decode = *method;
-
-  // A thread works on whole 8-byte units (16 values, one NVFP4 block).
-  cfg.bytesPerLoad = options.bytesPerLoad;
-  if (cfg.bytesPerLoad == 0)
-    cfg.bytesPerLoad = rowBytes % 16 == 0 ? 16 : 8;
-  if (cfg.bytesPerLoad != 8 && cfg.bytesPerLoad != 16)
+           << "bytes-per-load must be 8 or 16, got " << options.bytesPerLoad;
+  if (options.bytesPerLoad && rowBytes % options.bytesPerLoad != 0)
     return op.emitOpError()
-           << "bytes-per-load must be 8 or 16, got " << cfg.bytesPerLoad;
-  if (rowBytes % cfg.bytesPerLoad != 0)
-    return op.emitOpError()
-           << "bytes-per-load = " << cfg.bytesPerLoad << " does not divide the "
-           << rowBytes << " bytes of a row";
-
-  cfg.lanesPerRow = options.lanesPerRow;
-  if (cfg.lanesPerRow == 0) {
-    cfg.lanesPerRow = 32;
-    while (rowBytes % (cfg.lanesPerRow * cfg.bytesPerLoad) != 0)
-      cfg.lanesPerRow /= 2;
-  }
-  if (cfg.lanesPerRow < 1 || cfg.lanesPerRow > 32 ||
-      !llvm::isPowerOf2_64(cfg.lanesPerRow))
+           << "bytes-per-load = " << options.bytesPerLoad
+           << " does not divide the " << rowBytes
+           << " bytes of a row (rows must stay aligned to the load)";
+  if (options.lanesPerRow &&
+      (options.lanesPerRow < 1 || options.lanesPerRow > 32 ||
+       !llvm::isPowerOf2_64(options.lanesPerRow)))
     return op.emitOpError() << "lanes-per-row must be a power of two in "
                                "[1, 32], got "
-                            << cfg.lanesPerRow;
-  if (rowBytes % (cfg.lanesPerRow * cfg.bytesPerLoad) != 0)
-    return op.emitOpError()
-           << "lanes-per-row * bytes-per-load = "
-           << cfg.lanesPerRow * cfg.bytesPerLoad << " does not divide the "
-           << rowBytes << " bytes of a row";
+                            << options.lanesPerRow;
+  if (options.rowsPerThread &&
+      failed(checkRange(op, "rows-per-thread", options.rowsPerThread, 1, 8)))
+    return failure();
+  if (options.loadsInFlight &&
+      failed(checkRange(op, "loads-in-flight", options.loadsInFlight, 1, 8)))
+    return failure();
+  if (options.splitK && failed(checkRange(op, "split-k", options.splitK, 1, 16)))
+    return failure();
+  if (options.ctaSplitK &&
+      failed(checkRange(op, "cta-split-k", options.ctaSplitK, 1, 64)))
+    return failure();
 
-  // Defaults from the H200 sweeps of docs/benchmarks.md: four rows a
-  // thread, one load of each in flight plus the prefetched next one, 128
-  // threads a CTA.
-  cfg.rowsPerThread = options.rowsPerThread ? options.rowsPerThread : 4;
-  cfg.loadsInFlight = options.loadsInFlight ? options.loadsInFlight : 1;
-  int64_t steps = rowBytes / (cfg.lanesPerRow * cfg.bytesPerLoad);
-  cfg.splitK = options.splitK ? options.splitK
-                              : defaultSplitK(op, cfg, steps, isBlackwell);
-  if (cfg.splitK < 1 || cfg.splitK > 16)
-    return op.emitOpError() << "split-k must be in [1, 16], got " << cfg.splitK;
-  if (steps % cfg.splitK != 0)
+  ::nvfp4::cost::GemvGeometry requested;
+  requested.rowsPerThread = options.rowsPerThread;
+  requested.lanesPerRow = options.lanesPerRow;
+  requested.bytesPerLoad = options.bytesPerLoad;
+  requested.loadsInFlight = options.loadsInFlight;
+  requested.splitK = options.splitK;
+  requested.ctaSplitK = options.ctaSplitK;
+  requested.rowsPerBlock = options.rowsPerBlock;
+  ::nvfp4::cost::GemvGeometry g = ::nvfp4::cost::chooseGemvGeometry(
+      {rows, rowBytes * 2, aType.getDimSize(0), getBlockSize(op.getFormat())},
+      chip, requested);
+  cfg.rowsPerThread = g.rowsPerThread;
+  cfg.lanesPerRow = g.lanesPerRow;
+  cfg.bytesPerLoad = g.bytesPerLoad;
+  cfg.loadsInFlight = g.loadsInFlight;
+  cfg.splitK = g.splitK;
+  cfg.ctaSplitK = g.ctaSplitK;
+  cfg.rowsPerBlock = g.rowsPerBlock;
+
+  ::nvfp4::cost::KSlicing slicing =
+      ::nvfp4::cost::sliceK(rowBytes, cfg.bytesPerLoad, cfg.lanesPerRow,
+                            cfg.splitK * cfg.ctaSplitK);
+  if (slicing.hasEmptySlice())
     return op.emitOpError()
-           << "split-k = " << cfg.splitK << " does not divide the " << steps
-           << " steps of lanes-per-row * bytes-per-load bytes in a row";
-  cfg.loadsInFlight = std::min(cfg.loadsInFlight, steps / cfg.splitK);
-  cfg.rowsPerBlock =
-      options.rowsPerBlock
-          ? options.rowsPerBlock
-          : std::max<int64_t>(128 / cfg.lanesPerRow / cfg.splitK, 1) *
-                cfg.rowsPerThread;
-  if (cfg.rowsPerThread < 1 || cfg.rowsPerThread > 8 || cfg.loadsInFlight < 1 ||
-      cfg.loadsInFlight > 8)
-    return op.emitOpError()
-           << "rows-per-thread and loads-in-flight must be "
-              "in [1, 8], got "
-           << cfg.rowsPerThread << " and " << cfg.loadsInFlight;
-  if (cfg.rowsPerBlock % cfg.rowsPerThread != 0 || cfg.threads() < 32 ||
-      cfg.threads() > 1024 || cfg.threads() % 32 != 0)
+           << "split-k * cta-split-k = " << cfg.splitK * cfg.ctaSplitK
+           << " slices leave some without work: a row has "
+           << slicing.chunks << " loads of " << cfg.bytesPerLoad
+           << " bytes for " << cfg.lanesPerRow << " lanes";
+  if (cfg.rowsPerBlock % cfg.rowsPerThread != 0)
     return op.emitOpError()
            << "rows-per-block = " << cfg.rowsPerBlock
-           << " with rows-per-thread = " << cfg.rowsPerThread
-           << ", lanes-per-row = " << cfg.lanesPerRow
-           << " and split-k = " << cfg.splitK << " gives " << cfg.threads()
+           << " is not a multiple of rows-per-thread = " << cfg.rowsPerThread;
+  if (cfg.threads() < 32 || cfg.threads() > 1024 || cfg.threads() % 32 != 0)
+    return op.emitOpError()
+           << "rows-per-block / rows-per-thread * lanes-per-row * split-k = "
+           << cfg.rowGroups() << " * " << cfg.lanesPerRow << " * "
+           << cfg.splitK << " = " << cfg.threads()
            << " threads; a CTA needs a multiple of 32 in [32, 1024]";
   cfg.maxRegisters = options.maxRegisters;
   if (cfg.maxRegisters != 0 &&
@@ -167,11 +171,17 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
     cfg.vectorInShared = false;
   // Four rows 32 apart share a 16-byte line of blocked scales; a CTA's row
   // groups must then tile the 32 lines of an atom.
-  int64_t rowGroups = cfg.rowsPerBlock / cfg.rowsPerThread;
   cfg.interleaveRows =
       options.interleaveRows && op.getLayout() == ScaleLayout::Blocked128x4 &&
       op.getFormat() == ScaleFormat::NVFP4 && cfg.bytesPerLoad == 16 &&
-      cfg.rowsPerThread == 4 && 32 % rowGroups == 0;
+      cfg.rowsPerThread == 4 && 32 % cfg.rowGroups() == 0;
+  int64_t grid = gridX(op, cfg);
+  if (grid > std::numeric_limits<int32_t>::max() ||
+      aType.getDimSize(0) > 65535)
+    return op.emitOpError() << "needs a grid of " << grid << " x "
+                            << aType.getDimSize(0)
+                            << " CTAs, more than CUDA allows (2^31 - 1 x "
+                               "65535)";
   return cfg;
 }
 
@@ -183,11 +193,17 @@ int64_t mlir::nvfp4::gridRowBlocks(GemvOp op, const KernelConfig &cfg) {
   return ::nvfp4::layout::ceilDiv(rows, cfg.rowsPerBlock);
 }
 
+int64_t mlir::nvfp4::gridX(GemvOp op, const KernelConfig &cfg) {
+  return gridRowBlocks(op, cfg) * cfg.ctaSplitK;
+}
+
 int64_t mlir::nvfp4::sharedMemoryBytes(GemvOp op, const KernelConfig &cfg) {
   int64_t bytes = 0;
   if (cfg.splitK > 1)
     bytes += cfg.splitK * cfg.rowsPerBlock * 4;
   if (cfg.vectorInShared)
     bytes += op.getA().getType().getDimSize(2) * 4; // 4 words per 4 bytes
+  if (cfg.ctaSplitK > 1)
+    bytes += 4; // the "last CTA" flag
   return bytes;
 }

@@ -20,13 +20,15 @@ struct KernelConfig {
   DecodeMethod decode;
   bool cacheHints;
   bool prefetch;
-  int64_t splitK;
+  int64_t splitK;    // lane groups of a CTA sharing a row's K range
+  int64_t ctaSplitK; // CTAs sharing a row's K range
   bool vectorInShared;
   int64_t maxRegisters;
   bool interleaveRows;
   int64_t threads() const {
     return rowsPerBlock / rowsPerThread * lanesPerRow * splitK;
   }
+  int64_t rowGroups() const { return rowsPerBlock / rowsPerThread; }
 };
 
 /// Resolves the pass options for `op` (static shapes; 0 or empty: the chip's
@@ -35,16 +37,16 @@ struct KernelConfig {
 FailureOr<KernelConfig>
 resolveKernelConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options);
 
-/// CTAs along the rows of one batch (grid x).
+/// Row blocks of one batch.
 int64_t gridRowBlocks(GemvOp op, const KernelConfig &cfg);
+/// CTAs along grid x: every row block times cta-split-k.
+int64_t gridX(GemvOp op, const KernelConfig &cfg);
 
 /// Bytes of static shared memory the kernel of `cfg` uses for `op`.
 int64_t sharedMemoryBytes(GemvOp op, const KernelConfig &cfg);
 
 StringRef stringifyDecodeMethod(DecodeMethod method);
 
-/// Whether `chip` is a Blackwell chip (sm_100, sm_100a).
-bool isBlackwellChip(StringRef chip);
 /// Fails with a located error unless the CUDA-core kernels support `chip`.
 LogicalResult checkChip(Operation *op, StringRef chip);
 

@@ -14,6 +14,7 @@
 
 #include "nvfp4/Conversion/Common/GemvOutlining.h"
 #include "nvfp4/Conversion/Passes.h"
+#include "nvfp4/Support/Chips.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -50,6 +51,7 @@ DictionaryAttr launchInfo(OpBuilder &b, GemvOp op, gpu::GPUFuncOp kernel,
   tun.append("cache_hints", b.getBoolAttr(cfg.cacheHints));
   tun.append("prefetch", b.getBoolAttr(cfg.prefetch));
   tun.append("split_k", b.getI64IntegerAttr(cfg.splitK));
+  tun.append("cta_split_k", b.getI64IntegerAttr(cfg.ctaSplitK));
   tun.append("vector_in_shared", b.getBoolAttr(cfg.vectorInShared));
   tun.append("max_registers", b.getI64IntegerAttr(cfg.maxRegisters));
   tun.append("interleave_rows", b.getBoolAttr(cfg.interleaveRows));
@@ -111,6 +113,7 @@ struct ConvertNVFP4ToGPUPass
     options.cacheHints = cacheHints;
     options.prefetch = prefetch;
     options.splitK = splitK;
+    options.ctaSplitK = ctaSplitK;
     options.vectorInShared = vectorInShared;
     options.maxRegisters = maxRegisters;
     options.interleaveRows = interleaveRows;
@@ -140,11 +143,10 @@ struct ConvertNVFP4ToGPUPass
   gpu::GPUModuleOp createKernelModule(OpBuilder &b, Location loc,
                                       StringRef chipName, StringRef name,
                                       SymbolTable &symbols) {
-    // PTX 8.8 covers both sm_90a and sm_100a.
     b.setInsertionPointToEnd(getOperation().getBody());
-    auto target =
-        NVVM::NVVMTargetAttr::get(&getContext(), /*optLevel=*/3,
-                                  "nvptx64-nvidia-cuda", chipName, "+ptx88");
+    auto target = NVVM::NVVMTargetAttr::get(
+        &getContext(), /*optLevel=*/3, "nvptx64-nvidia-cuda", chipName,
+        ::nvfp4::findChip(chipName)->ptxFeatures);
     auto gpuModule =
         gpu::GPUModuleOp::create(b, loc, name, b.getArrayAttr({target}));
     symbols.insert(gpuModule); // renames on a clash
@@ -201,9 +203,9 @@ struct ConvertNVFP4ToGPUPass
                       b.getI32IntegerAttr(cfg->maxRegisters));
     buildGemvKernelBody(b, kernel, op, *cfg);
 
-    int64_t gridX = gridRowBlocks(op, *cfg);
-    replaceGemvWithLaunch(b, op, kernel, gridX, /*sharedBytes=*/0,
-                          launchInfo(b, op, kernel, *cfg, gridX));
+    int64_t grid = gridX(op, *cfg);
+    replaceGemvWithLaunch(b, op, kernel, grid, /*sharedBytes=*/0,
+                          launchInfo(b, op, kernel, *cfg, grid));
     return success();
   }
 };

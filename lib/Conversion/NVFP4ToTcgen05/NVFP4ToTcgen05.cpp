@@ -13,6 +13,7 @@
 
 #include "nvfp4/Conversion/Common/GemvOutlining.h"
 #include "nvfp4/Conversion/Passes.h"
+#include "nvfp4/Support/Chips.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -74,7 +75,8 @@ struct ConvertNVFP4ToTcgen05Pass
   }
 
   FailureOr<plan::GemvPlan> makePlan(GemvOp op) {
-    if (chip != "sm_100a")
+    const ::nvfp4::ChipInfo *info = ::nvfp4::findChip(chip);
+    if (!info || !info->tcgen05)
       return op.emitOpError()
              << "the tcgen05 lowering targets sm_100a, not '" << chip << "'";
     for (Value v :

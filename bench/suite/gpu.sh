@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Runs the compiled suite on this machine's GPU (CUDA, CMake and Ninja; no
+# LLVM needed):
+#
+#   bench/suite/gpu.sh SUITEDIR OUTDIR
+#
+# Builds nvfp4-run and read_once, verifies every kernel of every variant
+# directory (seed 1, Full inputs, float64 reference), times each with
+# nvfp4-run --bench (cold L2, median of 200) and measures the read-once
+# ceiling of each kernel's byte count in the same run, for each flush mode
+# in NVFP4_SUITE_FLUSH (default "clean dirty"); then prints the report
+# (bench/suite/report.py). Exits non-zero when a verification fails.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+[[ $# -eq 2 ]] || { echo "usage: $0 SUITEDIR OUTDIR" >&2; exit 2; }
+suite=$1 out=$2
+mkdir -p "$out"
+build=$root/build-gpu
+cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
+  -DNVFP4_ENABLE_MLIR=OFF -DNVFP4_ENABLE_UNITTESTS=OFF >"$out/build.log" 2>&1
+ninja -C "$build" nvfp4-run >>"$out/build.log" 2>&1
+nvcc -O3 -arch=sm_90a -o "$build/read_once" "$root/bench/suite/read_once.cu"
+run=$build/bin/nvfp4-run
+status=0
+for dir in "$suite"/*/; do
+  variant=$(basename "$dir")
+  # Verification is host-bound (the float64 reference): in parallel.
+  ls "$dir"/*.json | xargs -P "$(nproc)" -n 4 "$run" --seed 1 --json \
+    > "$out/verify_$variant.jsonl" 2>&1 || status=1
+  grep -c '"status": "pass"' "$out/verify_$variant.jsonl" |
+    xargs echo "$variant verified:"
+  for flush in ${NVFP4_SUITE_FLUSH:-clean dirty}; do
+    "$run" --bench --json --flush "$flush" --dist weak "$dir"/*.json \
+      > "$out/bench_${variant}_$flush.jsonl" 2>&1 || status=1
+  done
+done
+for flush in ${NVFP4_SUITE_FLUSH:-clean dirty}; do
+  sizes=$(cat "$out"/bench_*_"$flush".jsonl |
+    python3 -c 'import json,sys
+print(" ".join(sorted({str(json.loads(l)["bench"]["unique_bytes"]) for l in sys.stdin if "\"bench\"" in l})))')
+  # shellcheck disable=SC2086
+  "$build/read_once" --flush "$flush" $sizes > "$out/ceiling_$flush.txt"
+done
+python3 "$root/bench/suite/report.py" "$suite" "$out" | tee "$out/report.md"
+exit $status

@@ -1,0 +1,162 @@
+// read_once: the read-once ceiling of docs/problem.md, measured under the
+// protocol of nvfp4-run --bench (cold L2 before every repetition, events
+// around the kernel alone, median).
+//
+//   read_once [--flush clean|dirty] [--reps N] BYTES...
+//
+// For each size, a kernel that only streams BYTES once with 16-byte
+// ld.global.nc.L1::no_allocate loads is timed in every launch shape of the
+// sweep (threads per CTA x CTAs per SM x independent loads in flight per
+// thread); the best median is printed as "BYTES MICROSECONDS CONFIG".
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#define CHECK(x)                                                               \
+  do {                                                                         \
+    cudaError_t e = (x);                                                       \
+    if (e != cudaSuccess) {                                                    \
+      fprintf(stderr, "read_once: %s: %s\n", #x, cudaGetErrorString(e));      \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+
+__device__ __forceinline__ uint4 streamLoad(const uint4 *p) {
+  uint4 v;
+  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(p));
+  return v;
+}
+
+template <int Loads>
+__global__ void readOnce(const uint4 *data, size_t n, unsigned *sink) {
+  size_t stride = size_t(gridDim.x) * blockDim.x;
+  size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  unsigned acc = 0;
+  for (; i + (Loads - 1) * stride < n; i += Loads * stride) {
+    uint4 v[Loads];
+#pragma unroll
+    for (int u = 0; u < Loads; ++u)
+      v[u] = streamLoad(data + i + u * stride);
+#pragma unroll
+    for (int u = 0; u < Loads; ++u)
+      acc ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
+  }
+  for (; i < n; i += stride) {
+    uint4 v = streamLoad(data + i);
+    acc ^= v.x ^ v.y ^ v.z ^ v.w;
+  }
+  if (acc == 0x9e3779b9u)
+    *sink = acc;
+}
+
+__global__ void flushWrite(unsigned *buf, size_t n, unsigned v) {
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += size_t(gridDim.x) * blockDim.x)
+    buf[i] = v + unsigned(i);
+}
+__global__ void flushRead(const unsigned *buf, size_t n, unsigned *sink) {
+  unsigned acc = 0;
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += size_t(gridDim.x) * blockDim.x)
+    acc ^= buf[i];
+  if (acc == 0x12345678u)
+    *sink = acc;
+}
+
+using Kernel = void (*)(const uint4 *, size_t, unsigned *);
+
+int main(int argc, char **argv) {
+  bool clean = true;
+  int reps = 100;
+  std::vector<size_t> sizes;
+  for (int i = 1; i < argc; ++i) {
+    if (!strcmp(argv[i], "--flush") && i + 1 < argc) {
+      clean = !strcmp(argv[++i], "clean");
+    } else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
+      reps = atoi(argv[++i]);
+    } else {
+      sizes.push_back(strtoull(argv[i], nullptr, 10));
+    }
+  }
+  if (sizes.empty() || reps < 10) {
+    fprintf(stderr, "usage: read_once [--flush clean|dirty] [--reps N>=10] "
+                    "BYTES...\n");
+    return 2;
+  }
+  int sms;
+  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  size_t maxBytes = *std::max_element(sizes.begin(), sizes.end());
+  uint4 *data;
+  unsigned *sink, *flush;
+  size_t flushWords = (120u << 20) / 4;
+  CHECK(cudaMalloc(&data, maxBytes + 16));
+  CHECK(cudaMemset(data, 1, maxBytes + 16));
+  CHECK(cudaMalloc(&sink, 4));
+  CHECK(cudaMalloc(&flush, flushWords * 4));
+  cudaEvent_t start, stop;
+  CHECK(cudaEventCreate(&start));
+  CHECK(cudaEventCreate(&stop));
+  Kernel kernels[] = {readOnce<1>, readOnce<2>, readOnce<4>, readOnce<8>};
+  int loadCounts[] = {1, 2, 4, 8};
+  int threadCounts[] = {256, 512, 1024};
+  int ctasPerSm[] = {1, 2, 4, 8, 16};
+
+  auto timeOnce = [&](Kernel k, int grid, int threads, size_t n16) {
+    flushWrite<<<sms * 4, 1024>>>(flush, flushWords, 7);
+    if (clean)
+      flushRead<<<sms * 4, 1024>>>(flush, flushWords, sink);
+    CHECK(cudaEventRecord(start));
+    k<<<grid, threads>>>(data, n16, sink);
+    CHECK(cudaEventRecord(stop));
+    CHECK(cudaEventSynchronize(stop));
+    float ms;
+    CHECK(cudaEventElapsedTime(&ms, start, stop));
+    return ms * 1000.0;
+  };
+  auto median = [&](Kernel k, int grid, int threads, size_t n16, int count) {
+    std::vector<double> t;
+    for (int r = 0; r < count; ++r)
+      t.push_back(timeOnce(k, grid, threads, n16));
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+  };
+
+  printf("# read_once: %d SMs, flush %s, median of %d\n", sms,
+         clean ? "clean" : "dirty", reps);
+  for (size_t bytes : sizes) {
+    size_t n16 = (bytes + 15) / 16;
+    double best = 1e30;
+    std::string bestName;
+    Kernel bestKernel = nullptr;
+    int bestGrid = 0, bestThreads = 0;
+    for (int li = 0; li < 4; ++li)
+      for (int threads : threadCounts)
+        for (int per : ctasPerSm) {
+          if (threads * per > 2048)
+            continue;
+          int grid = sms * per;
+          // Screen with a short run, confirm the best with the full one.
+          double t = median(kernels[li], grid, threads, n16, 15);
+          if (t < best) {
+            best = t;
+            bestKernel = kernels[li];
+            bestGrid = grid;
+            bestThreads = threads;
+            bestName = std::to_string(grid) + "x" + std::to_string(threads) +
+                       "/loads" + std::to_string(loadCounts[li]);
+          }
+        }
+    double t = median(bestKernel, bestGrid, bestThreads, n16, reps);
+    printf("%zu %.3f %s\n", bytes, t, bestName.c_str());
+    fflush(stdout);
+  }
+  CHECK(cudaGetLastError());
+  return 0;
+}

@@ -1,0 +1,61 @@
+//===- Chips.h - the chips nvfp4 compiles for and what they offer -*- C++ -*-===//
+//
+// The one table of chip facts the compiler uses: which targets exist, the
+// PTX feature level they need, what they support and the sizes the cost
+// model plans with. A new chip is one row here (docs/design.md lists the
+// places a new chip touches beyond it). Plain C++, no MLIR.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NVFP4_SUPPORT_CHIPS_H
+#define NVFP4_SUPPORT_CHIPS_H
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace nvfp4 {
+
+struct ChipInfo {
+  std::string_view name;        // PTX target, e.g. "sm_90a"
+  std::string_view ptxFeatures; // NVVM target features
+  int64_t smCount;              // SMs of the part the defaults are tuned on
+  int64_t maxThreadsPerSM;
+  int64_t registersPerSM; // 32-bit registers
+  bool e2m1Convert;       // cvt.rn.f16x2.e2m1x2
+  bool tcgen05;           // Blackwell tensor cores
+  /// Read-once ceiling of one isolated kernel streaming `bytes` once (cold
+  /// L2): `fixedMicros + bytes / bytesPerMicro`. Measured on the H200
+  /// (docs/problem.md); the B200 row scales it by its datasheet bandwidth.
+  double fixedMicros;
+  double bytesPerMicro;
+};
+
+/// Every chip nvfp4 compiles for. PTX 8.8 covers both targets (and the
+/// tcgen05 instructions of sm_100a).
+inline constexpr ChipInfo kChips[] = {
+    {"sm_90a", "+ptx88", 132, 2048, 65536, false, false, 3.9, 4.6e6},
+    {"sm_100a", "+ptx88", 148, 2048, 65536, true, true, 3.9, 7.2e6},
+};
+
+/// The chip named `name`, or null when nvfp4 does not compile for it.
+inline const ChipInfo *findChip(std::string_view name) {
+  for (const ChipInfo &chip : kChips)
+    if (chip.name == name)
+      return &chip;
+  return nullptr;
+}
+
+/// "sm_90a or sm_100a": the known chips, for diagnostics.
+inline std::string knownChipNames() {
+  std::string names;
+  for (size_t i = 0; i < std::size(kChips); ++i) {
+    if (i)
+      names += i + 1 == std::size(kChips) ? " or " : ", ";
+    names += kChips[i].name;
+  }
+  return names;
+}
+
+} // namespace nvfp4
+
+#endif // NVFP4_SUPPORT_CHIPS_H

@@ -1,0 +1,77 @@
+//===- GemvCostModel.h - default CUDA-core GEMV configuration ----*- C++ -*-===//
+//
+// Chooses, per shape and chip, the launch geometry of the CUDA-core GEMV
+// kernel (docs/design.md, "The cost model"): enough threads to keep the
+// memory system busy, each with enough 16-byte loads in flight, K split
+// across lane groups and CTAs when the rows alone are too few, and every
+// slice of K long enough to amortise its reduction. Plain C++ so the unit
+// tests check it without MLIR.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NVFP4_SUPPORT_GEMVCOSTMODEL_H
+#define NVFP4_SUPPORT_GEMVCOSTMODEL_H
+
+#include "nvfp4/Support/Chips.h"
+
+#include <cstdint>
+
+namespace nvfp4::cost {
+
+struct GemvShape {
+  int64_t m, k, l;
+  int64_t blockSize; // values per scale: 16 (NVFP4) or 32 (MXFP4)
+};
+
+/// The geometry of a kernel; in a request, 0 means "choose".
+struct GemvGeometry {
+  int64_t rowsPerThread = 0;
+  int64_t lanesPerRow = 0;
+  int64_t bytesPerLoad = 0;
+  int64_t loadsInFlight = 0;
+  int64_t splitK = 0;    // lane groups of one CTA sharing a row's K range
+  int64_t ctaSplitK = 0; // CTAs sharing a row's K range
+  int64_t rowsPerBlock = 0;
+};
+
+/// What the model aims for, measured on the H200 (docs/benchmarks.md).
+struct Targets {
+  /// Resident threads an SM should have: the read-once sweep and the GEMV
+  /// sweeps peak at 32 warps an SM (more costs registers).
+  int64_t threadsPerSM = 1024;
+  /// 16-byte loads a thread should have in flight (rows x loads-in-flight).
+  int64_t loadsPerThread = 4;
+  /// Steps (one load per row per lane) below which a K slice's reduction
+  /// costs more than the parallelism it adds.
+  int64_t minStepsPerSlice = 1;
+  /// Threads of a CTA.
+  int64_t ctaThreads = 256;
+};
+
+/// `requested` with every zero field chosen for `shape` on `chip`. Fields
+/// given are kept as they are (the caller checks them).
+GemvGeometry chooseGemvGeometry(const GemvShape &shape, const ChipInfo &chip,
+                                GemvGeometry requested,
+                                const Targets &targets = Targets());
+
+/// How a row's K range is cut: `chunks` loads of bytes-per-load bytes, in
+/// `slices` ranges of `sliceChunks` (a multiple of lanes-per-row; the last
+/// range may be shorter).
+struct KSlicing {
+  int64_t chunks, slices, sliceChunks;
+  /// Whether some slice would have no chunk at all.
+  bool hasEmptySlice() const { return (slices - 1) * sliceChunks >= chunks; }
+};
+KSlicing sliceK(int64_t rowBytes, int64_t bytesPerLoad, int64_t lanesPerRow,
+                int64_t slices);
+
+/// Unique bytes a GEMV moves: a, both scale tensors as stored (blocked
+/// scales padded), b and c.
+int64_t gemvBytes(const GemvShape &shape, bool blockedScales,
+                  int64_t outputBytes);
+
+/// The read-once ceiling of `chip` for `bytes`, in microseconds.
+double readOnceMicros(const ChipInfo &chip, int64_t bytes);
+
+} // namespace nvfp4::cost
+
+#endif // NVFP4_SUPPORT_GEMVCOSTMODEL_H

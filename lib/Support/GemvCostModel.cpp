@@ -1,0 +1,127 @@
+//===- GemvCostModel.cpp - default CUDA-core GEMV configuration -----------===//
+
+#include "nvfp4/Support/GemvCostModel.h"
+
+#include "nvfp4/Support/ScaleLayout.h"
+
+#include <algorithm>
+#include <optional>
+#include <tuple>
+
+using namespace nvfp4;
+using namespace nvfp4::cost;
+using layout::ceilDiv;
+
+namespace {
+int64_t pow2Floor(int64_t x) {
+  int64_t p = 1;
+  while (p * 2 <= x)
+    p *= 2;
+  return p;
+}
+int64_t pow2Ceil(int64_t x) {
+  int64_t p = 1;
+  while (p < x)
+    p *= 2;
+  return p;
+}
+} // namespace
+
+KSlicing nvfp4::cost::sliceK(int64_t rowBytes, int64_t bytesPerLoad,
+                             int64_t lanesPerRow, int64_t slices) {
+  KSlicing s;
+  s.chunks = rowBytes / bytesPerLoad;
+  s.slices = slices;
+  s.sliceChunks =
+      ceilDiv(ceilDiv(s.chunks, slices), lanesPerRow) * lanesPerRow;
+  return s;
+}
+
+GemvGeometry nvfp4::cost::chooseGemvGeometry(const GemvShape &shape,
+                                             const ChipInfo &chip,
+                                             GemvGeometry g,
+                                             const Targets &targets) {
+  int64_t rowBytes = shape.k / 2;
+  // Rows are 16-byte aligned when K is a multiple of 32.
+  if (!g.bytesPerLoad)
+    g.bytesPerLoad = rowBytes % 16 == 0 ? 16 : 8;
+  int64_t chunks = std::max<int64_t>(rowBytes / g.bytesPerLoad, 1);
+  // Four rows share one decode of b; fewer when there are fewer rows.
+  if (!g.rowsPerThread)
+    g.rowsPerThread = std::min<int64_t>(4, shape.m);
+  // A warp a row when the row has at least 32 loads, so a warp's loads are
+  // 512 contiguous bytes.
+  if (!g.lanesPerRow)
+    g.lanesPerRow = std::min<int64_t>(32, pow2Floor(chunks));
+  if (!g.loadsInFlight)
+    g.loadsInFlight = std::clamp<int64_t>(
+        ceilDiv(targets.loadsPerThread, g.rowsPerThread), 1, 8);
+
+  // Split K until the launch has the threads the memory system wants, but
+  // keep every slice at least minStepsPerSlice steps long and non-empty.
+  int64_t rowThreads =
+      ceilDiv(shape.m, g.rowsPerThread) * shape.l * g.lanesPerRow;
+  int64_t wantSlices = std::max<int64_t>(
+      ceilDiv(chip.smCount * targets.threadsPerSM, rowThreads), 1);
+  int64_t steps = ceilDiv(chunks, g.lanesPerRow);
+  int64_t maxSlices =
+      std::max<int64_t>(steps / targets.minStepsPerSlice, 1);
+  int64_t maxInCta = std::max<int64_t>(
+      std::min<int64_t>(16, targets.ctaThreads / g.lanesPerRow), 1);
+  if (!g.splitK || !g.ctaSplitK) {
+    // Reach wantSlices with the fewest CTAs per row range (lane groups
+    // reduce in shared memory, CTAs through global memory), then with the
+    // fewest slices; if it cannot be reached, the most slices there can be.
+    auto key = [&](int64_t total, int64_t c) {
+      bool enough = total >= wantSlices;
+      return std::make_tuple(!enough, enough ? c : -total, enough ? total : c);
+    };
+    std::optional<std::tuple<bool, int64_t, int64_t>> best;
+    int64_t givenS = g.splitK, givenC = g.ctaSplitK;
+    for (int64_t s = 1; s <= std::max(maxInCta, givenS); s *= 2) {
+      if (givenS && s != givenS)
+        continue;
+      for (int64_t c = 1; c <= 64; ++c) {
+        if (givenC && c != givenC)
+          continue;
+        int64_t total = s * c;
+        if (total > maxSlices ||
+            sliceK(rowBytes, g.bytesPerLoad, g.lanesPerRow, total)
+                .hasEmptySlice())
+          continue;
+        if (!best || key(total, c) < *best) {
+          best = key(total, c);
+          g.splitK = s;
+          g.ctaSplitK = c;
+        }
+      }
+    }
+    if (!best) { // only what was given, even if it cannot work
+      g.splitK = std::max<int64_t>(g.splitK, 1);
+      g.ctaSplitK = std::max<int64_t>(g.ctaSplitK, 1);
+    }
+  }
+  if (!g.rowsPerBlock) {
+    int64_t perRowGroup = g.lanesPerRow * g.splitK;
+    int64_t groups = std::max<int64_t>(targets.ctaThreads / perRowGroup, 1);
+    groups = std::min(groups, pow2Ceil(ceilDiv(shape.m, g.rowsPerThread)));
+    // A CTA is at least one warp.
+    groups = std::max(groups, ceilDiv(32, perRowGroup));
+    g.rowsPerBlock = groups * g.rowsPerThread;
+  }
+  return g;
+}
+
+int64_t nvfp4::cost::gemvBytes(const GemvShape &shape, bool blockedScales,
+                               int64_t outputBytes) {
+  int64_t cols = shape.k / shape.blockSize;
+  int64_t sfa = blockedScales ? layout::blockedBatchBytes(shape.m, cols)
+                              : shape.m * cols;
+  int64_t sfb = blockedScales ? layout::blockedBatchBytes(1, cols) : cols;
+  return shape.l * (shape.m * shape.k / 2 + sfa + shape.k / 2 + sfb +
+                    shape.m * outputBytes);
+}
+
+double nvfp4::cost::readOnceMicros(const ChipInfo &chip, int64_t bytes) {
+  return chip.fixedMicros + double(bytes) / chip.bytesPerMicro;
+}
