@@ -30,7 +30,8 @@ for dir in "$suite"/*/; do
   grep -c '"status": "pass"' "$out/verify_$variant.jsonl" |
     xargs echo "$variant verified:"
   for flush in ${NVFP4_SUITE_FLUSH:-clean dirty}; do
-    "$run" --bench --json --flush "$flush" --dist weak "$dir"/*.json \
+    "$run" --bench --json --flush "$flush" --dist weak \
+      --reps "${NVFP4_SUITE_REPS:-200}" "$dir"/*.json \
       > "$out/bench_${variant}_$flush.jsonl" 2>&1 || status=1
   done
 done

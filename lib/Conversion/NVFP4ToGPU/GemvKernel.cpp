@@ -446,7 +446,10 @@ struct KernelBuilder {
     if (ctaSlice)
       globalSlice = IV(b, loc, ctaSlice) * cfg.splitK + globalSlice;
     IV lo = globalSlice * slicing.sliceChunks;
-    IV n = vmin(lo + slicing.sliceChunks, slicing.chunks) - lo;
+    // Equal slices keep the loop bounds static (fewer registers).
+    IV n = slicing.sliceChunks * slicing.slices == slicing.chunks
+               ? vconst(lo, slicing.sliceChunks)
+               : vmin(lo + slicing.sliceChunks, slicing.chunks) - lo;
     sliceChunk = lo;
     Value full = n / cfg.lanesPerRow;
     Value tail = n % cfg.lanesPerRow;
@@ -484,13 +487,7 @@ struct KernelBuilder {
         slicing.sliceChunks * slicing.slices != slicing.chunks)
       acc = buildTailStep(full, tail, acc);
 
-    // Butterfly reduction inside each group of lanes.
-    for (Value &v : acc)
-      for (int64_t offset = cfg.lanesPerRow / 2; offset >= 1; offset /= 2) {
-        auto shuffle = gpu::ShuffleOp::create(b, loc, v, offset, 32,
-                                              gpu::ShuffleMode::XOR);
-        v = arith::AddFOp::create(b, loc, v, shuffle.getShuffleResult());
-      }
+    reduceLanes(acc);
 
     Value isLeader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                            lane, idx(b, loc, 0));
@@ -523,6 +520,17 @@ struct KernelBuilder {
       return;
     }
     storeResults(isLeader, acc);
+  }
+
+  /// Butterfly reduction inside each group of lanes: every lane ends with
+  /// the group's sum.
+  void reduceLanes(MutableArrayRef<Value> values) {
+    for (Value &v : values)
+      for (int64_t offset = cfg.lanesPerRow / 2; offset >= 1; offset /= 2) {
+        auto shuffle = gpu::ShuffleOp::create(b, loc, v, offset, 32,
+                                              gpu::ShuffleMode::XOR);
+        v = arith::AddFOp::create(b, loc, v, shuffle.getShuffleResult());
+      }
   }
 
   /// Stores alpha * acc[r] into c for every row of this thread below M,
@@ -595,17 +603,31 @@ struct KernelBuilder {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifLast.thenBlock());
     NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::GPU);
+    // The lanes of a row group share the work: lane j adds the partials
+    // j, j + lanes-per-row, ... in order, then the butterfly combines the
+    // lanes; every step has a fixed order, so the bits do not depend on
+    // which CTA came last. Rows past M read the last row's partials (and
+    // store nothing).
     SmallVector<Value> sums;
+    int64_t rounds = ::nvfp4::layout::ceilDiv(cfg.ctaSplitK, cfg.lanesPerRow);
+    Value zeroF = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
     for (int64_t r = 0; r < cfg.rowsPerThread; ++r) {
-      // Rows past M were not written: read the last row's (and discard).
-      Value sum;
-      for (int64_t k = 0; k < cfg.ctaSplitK; ++k) {
+      Value sum = zeroF;
+      for (int64_t j = 0; j < rounds; ++j) {
+        IV k = IV(b, loc, lane) + j * cfg.lanesPerRow;
         Value part = loadCoherent(
-            workspace, {idx(b, loc, k), batch, rows[r]});
-        sum = sum ? arith::AddFOp::create(b, loc, sum, part).getResult() : part;
+            workspace, {vmin(k, cfg.ctaSplitK - 1), batch, rows[r]});
+        if ((j + 1) * cfg.lanesPerRow > cfg.ctaSplitK) {
+          Value valid = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ult, k,
+              idx(b, loc, cfg.ctaSplitK));
+          part = arith::SelectOp::create(b, loc, valid, part, zeroF);
+        }
+        sum = arith::AddFOp::create(b, loc, sum, part);
       }
       sums.push_back(sum);
     }
+    reduceLanes(sums);
     storeResults(isLeader, sums);
     auto reset =
         scf::IfOp::create(b, loc, isFirstThread, /*withElseRegion=*/false);
