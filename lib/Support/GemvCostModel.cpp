@@ -32,8 +32,7 @@ KSlicing nvfp4::cost::sliceK(int64_t rowBytes, int64_t bytesPerLoad,
   KSlicing s;
   s.chunks = rowBytes / bytesPerLoad;
   s.slices = slices;
-  s.sliceChunks =
-      ceilDiv(ceilDiv(s.chunks, slices), lanesPerRow) * lanesPerRow;
+  s.sliceChunks = ceilDiv(ceilDiv(s.chunks, slices), lanesPerRow) * lanesPerRow;
   return s;
 }
 
@@ -64,8 +63,7 @@ GemvGeometry nvfp4::cost::chooseGemvGeometry(const GemvShape &shape,
   int64_t wantSlices = std::max<int64_t>(
       ceilDiv(chip.smCount * targets.threadsPerSM, rowThreads), 1);
   int64_t steps = ceilDiv(chunks, g.lanesPerRow);
-  int64_t maxSlices =
-      std::max<int64_t>(steps / targets.minStepsPerSlice, 1);
+  int64_t maxSlices = std::max<int64_t>(steps / targets.minStepsPerSlice, 1);
   int64_t maxInCta = std::max<int64_t>(
       std::min<int64_t>(16, targets.ctaThreads / g.lanesPerRow), 1);
   if (!g.splitK || !g.ctaSplitK) {
@@ -115,8 +113,8 @@ GemvGeometry nvfp4::cost::chooseGemvGeometry(const GemvShape &shape,
 int64_t nvfp4::cost::gemvBytes(const GemvShape &shape, bool blockedScales,
                                int64_t outputBytes) {
   int64_t cols = shape.k / shape.blockSize;
-  int64_t sfa = blockedScales ? layout::blockedBatchBytes(shape.m, cols)
-                              : shape.m * cols;
+  int64_t sfa =
+      blockedScales ? layout::blockedBatchBytes(shape.m, cols) : shape.m * cols;
   int64_t sfb = blockedScales ? layout::blockedBatchBytes(1, cols) : cols;
   return shape.l * (shape.m * shape.k / 2 + sfa + shape.k / 2 + sfb +
                     shape.m * outputBytes);

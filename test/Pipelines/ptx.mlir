@@ -78,6 +78,7 @@ func.func @convert_and_gemv(%a: memref<1x256x512xi8>,
 // GEMV-JSON-NEXT:   "config": {
 // GEMV-JSON-NEXT:     "bytes_per_load": 16,
 // GEMV-JSON-NEXT:     "cache_hints": true,
+// GEMV-JSON-NEXT:     "cta_split_k": 1,
 // GEMV-JSON-NEXT:     "decode": "dp4a",
 // GEMV-JSON-NEXT:     "interleave_rows": true,
 // GEMV-JSON-NEXT:     "lanes_per_row": 32,

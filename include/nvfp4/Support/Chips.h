@@ -1,4 +1,5 @@
-//===- Chips.h - the chips nvfp4 compiles for and what they offer -*- C++ -*-===//
+//===- Chips.h - the chips nvfp4 compiles for and what they offer -*- C++
+//-*-===//
 //
 // The one table of chip facts the compiler uses: which targets exist, the
 // PTX feature level they need, what they support and the sizes the cost

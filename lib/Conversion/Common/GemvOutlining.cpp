@@ -28,10 +28,9 @@ gpu::GPUFuncOp mlir::nvfp4::createGemvKernel(OpBuilder &b, ModuleOp module,
   OpBuilder::InsertionGuard guard(b);
   Location loc = op.getLoc();
   b.setInsertionPointToEnd(module.getBody());
-  auto target =
-      NVVM::NVVMTargetAttr::get(b.getContext(), /*optLevel=*/3,
-                                "nvptx64-nvidia-cuda", chip,
-                                ::nvfp4::findChip(chip)->ptxFeatures);
+  auto target = NVVM::NVVMTargetAttr::get(b.getContext(), /*optLevel=*/3,
+                                          "nvptx64-nvidia-cuda", chip,
+                                          ::nvfp4::findChip(chip)->ptxFeatures);
   auto gpuModule =
       gpu::GPUModuleOp::create(b, loc, name, b.getArrayAttr({target}));
   symbols.insert(gpuModule); // renames on a clash

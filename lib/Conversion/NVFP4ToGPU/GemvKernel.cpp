@@ -103,12 +103,12 @@ struct KernelBuilder {
   const KernelConfig &cfg;
   Value a, sfa, vec, sfb, c, alpha;
   Value batch, lane, slice;
-  Value sliceChunk;   // first chunk of this thread's K slice
-  Value rowBlock;     // this CTA's row block
-  Value ctaSlice;     // this CTA's K slice (cta-split-k > 1)
-  Value workspace;    // [cta-split-k, L, M] f32 partials (cta-split-k > 1)
-  Value counters;     // [L, row blocks] i32 arrivals (cta-split-k > 1)
-  Value lastFlag;     // workgroup i32: this CTA finishes its row block
+  Value sliceChunk; // first chunk of this thread's K slice
+  Value rowBlock;   // this CTA's row block
+  Value ctaSlice;   // this CTA's K slice (cta-split-k > 1)
+  Value workspace;  // [cta-split-k, L, M] f32 partials (cta-split-k > 1)
+  Value counters;   // [L, row blocks] i32 arrivals (cta-split-k > 1)
+  Value lastFlag;   // workgroup i32: this CTA finishes its row block
   SmallVector<Value> rowIds; // this thread's rows, possibly past M
   Value partials;    // workgroup buffer [split-k, rows-per-block] when split
   Value preparedVec; // workgroup buffer of b prepared for dp4a, if shared
@@ -266,8 +266,7 @@ struct KernelBuilder {
 
   /// Issues the loads of a for steps [first, first + count): for each step,
   /// each row, bytes-per-load / 4 words, flattened in that order.
-  SmallVector<Value> loadSteps(Value first, int64_t count,
-                               bool clamp = false) {
+  SmallVector<Value> loadSteps(Value first, int64_t count, bool clamp = false) {
     SmallVector<Value> words;
     for (int64_t u = 0; u < count; ++u) {
       Value k = stepByte(addi(b, loc, first, idx(b, loc, u)), clamp);
@@ -346,8 +345,8 @@ struct KernelBuilder {
           });
       return SmallVector<Value>(loop.getResults());
     }
-    Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
-                                      groups, zero);
+    Value any =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, groups, zero);
     auto ifOp = scf::IfOp::create(b, loc, TypeRange(ValueRange(acc)), any,
                                   /*withElseRegion=*/true);
     OpBuilder::InsertionGuard guard(b);
@@ -363,17 +362,17 @@ struct KernelBuilder {
           b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
           SmallVector<Value> carried(iter);
           SmallVector<Value> next = loadSteps(muli(b, loc, g, group), group);
-          Value previous = muli(b, loc, arith::SubIOp::create(b, loc, g, one),
-                                group);
-          SmallVector<Value> out =
-              computeSteps(previous, group,
-                           ArrayRef<Value>(carried).drop_front(numAcc),
-                           ArrayRef<Value>(carried).take_front(numAcc));
+          Value previous =
+              muli(b, loc, arith::SubIOp::create(b, loc, g, one), group);
+          SmallVector<Value> out = computeSteps(
+              previous, group, ArrayRef<Value>(carried).drop_front(numAcc),
+              ArrayRef<Value>(carried).take_front(numAcc));
           llvm::append_range(out, next);
           scf::YieldOp::create(b, loc, out);
         });
     SmallVector<Value> carried(loop.getResults());
-    Value last = muli(b, loc, arith::SubIOp::create(b, loc, groups, one), group);
+    Value last =
+        muli(b, loc, arith::SubIOp::create(b, loc, groups, one), group);
     scf::YieldOp::create(
         b, loc,
         computeSteps(last, group, ArrayRef<Value>(carried).drop_front(numAcc),
@@ -409,8 +408,8 @@ struct KernelBuilder {
     b.setInsertionPointToStart(ifOp.thenBlock());
     SmallVector<Value> updated = computeSteps(
         step, 1, loadSteps(step, 1, /*clamp=*/true), acc, /*clamp=*/true);
-    Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                        lane, tail);
+    Value valid =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lane, tail);
     for (auto [r, v] : llvm::enumerate(updated))
       v = arith::SelectOp::create(b, loc, valid, v, acc[r]);
     scf::YieldOp::create(b, loc, updated);
@@ -439,9 +438,9 @@ struct KernelBuilder {
 
     // This thread's K slice: chunks [lo, hi) of each of its rows, walked in
     // `full` whole steps and a last step of `tail` lanes.
-    ::nvfp4::cost::KSlicing slicing = ::nvfp4::cost::sliceK(
-        rowBytes(), cfg.bytesPerLoad, cfg.lanesPerRow,
-        cfg.splitK * cfg.ctaSplitK);
+    ::nvfp4::cost::KSlicing slicing =
+        ::nvfp4::cost::sliceK(rowBytes(), cfg.bytesPerLoad, cfg.lanesPerRow,
+                              cfg.splitK * cfg.ctaSplitK);
     IV globalSlice = IV(b, loc, slice);
     if (ctaSlice)
       globalSlice = IV(b, loc, ctaSlice) * cfg.splitK + globalSlice;
@@ -561,8 +560,8 @@ struct KernelBuilder {
   void buildCtaReduction(Value isLeader, ArrayRef<Value> acc, Value tid) {
     Value zeroIdx = idx(b, loc, 0);
     auto inRange = [&](int64_t r) {
-      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                   rowIds[r], idx(b, loc, numRows()));
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, rowIds[r],
+                                   idx(b, loc, numRows()));
     };
     for (auto [r, v] : llvm::enumerate(acc)) {
       Value cond = arith::AndIOp::create(b, loc, isLeader, inRange(r));
@@ -576,23 +575,23 @@ struct KernelBuilder {
     // itself in (membar.gl, then the barrier orders the count after it).
     NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::GPU);
     gpu::BarrierOp::create(b, loc);
-    Value isFirstThread = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::eq, tid, zeroIdx);
+    Value isFirstThread =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, zeroIdx);
     {
       auto ifOp =
           scf::IfOp::create(b, loc, isFirstThread, /*withElseRegion=*/false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
       Value one = arith::ConstantIntOp::create(b, loc, 1, 32);
-      Value before = memref::AtomicRMWOp::create(
-          b, loc, arith::AtomicRMWKind::addi, one, counters,
-          ValueRange{batch, rowBlock});
+      Value before =
+          memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi, one,
+                                      counters, ValueRange{batch, rowBlock});
       Value last = arith::CmpIOp::create(
           b, loc, arith::CmpIPredicate::eq, before,
           arith::ConstantIntOp::create(b, loc, cfg.ctaSplitK - 1, 32));
-      memref::StoreOp::create(b, loc, arith::ExtUIOp::create(
-                                          b, loc, b.getI32Type(), last),
-                              lastFlag, ValueRange{zeroIdx});
+      memref::StoreOp::create(
+          b, loc, arith::ExtUIOp::create(b, loc, b.getI32Type(), last),
+          lastFlag, ValueRange{zeroIdx});
     }
     gpu::BarrierOp::create(b, loc);
     Value isLast = arith::CmpIOp::create(
@@ -615,12 +614,11 @@ struct KernelBuilder {
       Value sum = zeroF;
       for (int64_t j = 0; j < rounds; ++j) {
         IV k = IV(b, loc, lane) + j * cfg.lanesPerRow;
-        Value part = loadCoherent(
-            workspace, {vmin(k, cfg.ctaSplitK - 1), batch, rows[r]});
+        Value part = loadCoherent(workspace,
+                                  {vmin(k, cfg.ctaSplitK - 1), batch, rows[r]});
         if ((j + 1) * cfg.lanesPerRow > cfg.ctaSplitK) {
-          Value valid = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::ult, k,
-              idx(b, loc, cfg.ctaSplitK));
+          Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                              k, idx(b, loc, cfg.ctaSplitK));
           part = arith::SelectOp::create(b, loc, valid, part, zeroF);
         }
         sum = arith::AddFOp::create(b, loc, sum, part);
@@ -667,8 +665,8 @@ createSplitKGlobals(OpBuilder &b, gpu::GPUFuncOp kernel, GemvOp op,
   auto module = kernel->getParentOfType<gpu::GPUModuleOp>();
   b.setInsertionPointToStart(module.getBody());
   Location loc = op.getLoc();
-  auto global = gpu::AddressSpaceAttr::get(
-      b.getContext(), gpu::AddressSpace::Global);
+  auto global =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Global);
   int64_t batches = op.getA().getType().getDimSize(0);
   auto wsType = MemRefType::get(
       {cfg.ctaSplitK, batches, op.getA().getType().getDimSize(1)},
@@ -680,11 +678,10 @@ createSplitKGlobals(OpBuilder &b, gpu::GPUFuncOp kernel, GemvOp op,
       b, loc, "nvfp4_split_k_partials", b.getStringAttr("private"), wsType,
       b.getUnitAttr(), /*constant=*/false, b.getI64IntegerAttr(16));
   auto counters = memref::GlobalOp::create(
-      b, loc, "nvfp4_split_k_counters", b.getStringAttr("private"),
-      counterType,
-      DenseElementsAttr::get(RankedTensorType::get(counterType.getShape(),
-                                                   b.getI32Type()),
-                             b.getI32IntegerAttr(0).getValue()),
+      b, loc, "nvfp4_split_k_counters", b.getStringAttr("private"), counterType,
+      DenseElementsAttr::get(
+          RankedTensorType::get(counterType.getShape(), b.getI32Type()),
+          b.getI32IntegerAttr(0).getValue()),
       /*constant=*/false, b.getI64IntegerAttr(16));
   return {workspace, counters};
 }

@@ -113,7 +113,8 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
   if (options.loadsInFlight &&
       failed(checkRange(op, "loads-in-flight", options.loadsInFlight, 1, 8)))
     return failure();
-  if (options.splitK && failed(checkRange(op, "split-k", options.splitK, 1, 16)))
+  if (options.splitK &&
+      failed(checkRange(op, "split-k", options.splitK, 1, 16)))
     return failure();
   if (options.ctaSplitK &&
       failed(checkRange(op, "cta-split-k", options.ctaSplitK, 1, 64)))
@@ -138,15 +139,14 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
   cfg.ctaSplitK = g.ctaSplitK;
   cfg.rowsPerBlock = g.rowsPerBlock;
 
-  ::nvfp4::cost::KSlicing slicing =
-      ::nvfp4::cost::sliceK(rowBytes, cfg.bytesPerLoad, cfg.lanesPerRow,
-                            cfg.splitK * cfg.ctaSplitK);
+  ::nvfp4::cost::KSlicing slicing = ::nvfp4::cost::sliceK(
+      rowBytes, cfg.bytesPerLoad, cfg.lanesPerRow, cfg.splitK * cfg.ctaSplitK);
   if (slicing.hasEmptySlice())
     return op.emitOpError()
            << "split-k * cta-split-k = " << cfg.splitK * cfg.ctaSplitK
-           << " slices leave some without work: a row has "
-           << slicing.chunks << " loads of " << cfg.bytesPerLoad
-           << " bytes for " << cfg.lanesPerRow << " lanes";
+           << " slices leave some without work: a row has " << slicing.chunks
+           << " loads of " << cfg.bytesPerLoad << " bytes for "
+           << cfg.lanesPerRow << " lanes";
   if (cfg.rowsPerBlock % cfg.rowsPerThread != 0)
     return op.emitOpError()
            << "rows-per-block = " << cfg.rowsPerBlock
@@ -154,8 +154,8 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
   if (cfg.threads() < 32 || cfg.threads() > 1024 || cfg.threads() % 32 != 0)
     return op.emitOpError()
            << "rows-per-block / rows-per-thread * lanes-per-row * split-k = "
-           << cfg.rowGroups() << " * " << cfg.lanesPerRow << " * "
-           << cfg.splitK << " = " << cfg.threads()
+           << cfg.rowGroups() << " * " << cfg.lanesPerRow << " * " << cfg.splitK
+           << " = " << cfg.threads()
            << " threads; a CTA needs a multiple of 32 in [32, 1024]";
   cfg.maxRegisters = options.maxRegisters;
   if (cfg.maxRegisters != 0 &&
@@ -176,12 +176,11 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
       op.getFormat() == ScaleFormat::NVFP4 && cfg.bytesPerLoad == 16 &&
       cfg.rowsPerThread == 4 && 32 % cfg.rowGroups() == 0;
   int64_t grid = gridX(op, cfg);
-  if (grid > std::numeric_limits<int32_t>::max() ||
-      aType.getDimSize(0) > 65535)
-    return op.emitOpError() << "needs a grid of " << grid << " x "
-                            << aType.getDimSize(0)
-                            << " CTAs, more than CUDA allows (2^31 - 1 x "
-                               "65535)";
+  if (grid > std::numeric_limits<int32_t>::max() || aType.getDimSize(0) > 65535)
+    return op.emitOpError()
+           << "needs a grid of " << grid << " x " << aType.getDimSize(0)
+           << " CTAs, more than CUDA allows (2^31 - 1 x "
+              "65535)";
   return cfg;
 }
 

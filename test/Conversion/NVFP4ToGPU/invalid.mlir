@@ -7,6 +7,14 @@
 // RUN: nvfp4-opt %t/unknown-decode.mlir --convert-nvfp4-to-gpu="chip=sm_90a decode=mma" -verify-diagnostics
 // RUN: nvfp4-opt %t/lanes.mlir --convert-nvfp4-to-gpu="chip=sm_90a lanes-per-row=3" -verify-diagnostics
 // RUN: nvfp4-opt %t/bytes-per-load.mlir --convert-nvfp4-to-gpu="chip=sm_90a bytes-per-load=16" -verify-diagnostics
+// RUN: nvfp4-opt %t/plain-sm90.mlir --convert-nvfp4-to-gpu="chip=sm_90" -verify-diagnostics
+// RUN: nvfp4-opt %t/loads-range.mlir --convert-nvfp4-to-gpu="chip=sm_90a loads-in-flight=100" -verify-diagnostics
+// RUN: nvfp4-opt %t/rows-range.mlir --convert-nvfp4-to-gpu="chip=sm_90a rows-per-thread=9" -verify-diagnostics
+// RUN: nvfp4-opt %t/split-range.mlir --convert-nvfp4-to-gpu="chip=sm_90a split-k=17" -verify-diagnostics
+// RUN: nvfp4-opt %t/cta-split-range.mlir --convert-nvfp4-to-gpu="chip=sm_90a cta-split-k=65" -verify-diagnostics
+// RUN: nvfp4-opt %t/empty-slices.mlir --convert-nvfp4-to-gpu="chip=sm_90a cta-split-k=5" -verify-diagnostics
+// RUN: nvfp4-opt %t/rows-per-block.mlir --convert-nvfp4-to-gpu="chip=sm_90a rows-per-block=10 rows-per-thread=4" -verify-diagnostics
+// RUN: nvfp4-opt %t/threads.mlir --convert-nvfp4-to-gpu="chip=sm_90a rows-per-block=4 rows-per-thread=4 lanes-per-row=8 split-k=1 cta-split-k=1" -verify-diagnostics
 // RUN: nvfp4-opt %t/dynamic.mlir --convert-nvfp4-to-gpu="chip=sm_90a" -split-input-file -verify-diagnostics
 
 //--- chip.mlir
@@ -66,5 +74,61 @@ func.func @gemv(%a: memref<?x?x?xi8>, %sfa: memref<?x?x?xf8E4M3FN>, %b: memref<?
 func.func @convert(%lin: memref<?x256x16xf8E4M3FN>, %blk: memref<?x2x4x512xf8E4M3FN>) {
   // expected-error @+1 {{needs static, identity-layout memrefs for the GPU lowering}}
   nvfp4.convert_scale_layout %lin, %blk from <linear> to <blocked128x4> : memref<?x256x16xf8E4M3FN> to memref<?x2x4x512xf8E4M3FN>
+  return
+}
+
+//--- plain-sm90.mlir
+func.func @gemv(%a: memref<1x256x64xi8>, %sfa: memref<1x256x8xf8E4M3FN>, %b: memref<1x64xi8>, %sfb: memref<1x8xf8E4M3FN>, %c: memref<1x256xf16>) {
+  // expected-error @+1 {{unsupported chip 'sm_90' (expected sm_90a or sm_100a)}}
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x256x64xi8>, memref<1x256x8xf8E4M3FN>, memref<1x64xi8>, memref<1x8xf8E4M3FN> into memref<1x256xf16>
+  return
+}
+
+//--- loads-range.mlir
+func.func @gemv(%a: memref<1x256x64xi8>, %sfa: memref<1x256x8xf8E4M3FN>, %b: memref<1x64xi8>, %sfb: memref<1x8xf8E4M3FN>, %c: memref<1x256xf16>) {
+  // expected-error @+1 {{loads-in-flight must be in [1, 8], got 100}}
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x256x64xi8>, memref<1x256x8xf8E4M3FN>, memref<1x64xi8>, memref<1x8xf8E4M3FN> into memref<1x256xf16>
+  return
+}
+
+//--- rows-range.mlir
+func.func @gemv(%a: memref<1x256x64xi8>, %sfa: memref<1x256x8xf8E4M3FN>, %b: memref<1x64xi8>, %sfb: memref<1x8xf8E4M3FN>, %c: memref<1x256xf16>) {
+  // expected-error @+1 {{rows-per-thread must be in [1, 8], got 9}}
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x256x64xi8>, memref<1x256x8xf8E4M3FN>, memref<1x64xi8>, memref<1x8xf8E4M3FN> into memref<1x256xf16>
+  return
+}
+
+//--- split-range.mlir
+func.func @gemv(%a: memref<1x256x64xi8>, %sfa: memref<1x256x8xf8E4M3FN>, %b: memref<1x64xi8>, %sfb: memref<1x8xf8E4M3FN>, %c: memref<1x256xf16>) {
+  // expected-error @+1 {{split-k must be in [1, 16], got 17}}
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x256x64xi8>, memref<1x256x8xf8E4M3FN>, memref<1x64xi8>, memref<1x8xf8E4M3FN> into memref<1x256xf16>
+  return
+}
+
+//--- cta-split-range.mlir
+func.func @gemv(%a: memref<1x256x64xi8>, %sfa: memref<1x256x8xf8E4M3FN>, %b: memref<1x64xi8>, %sfb: memref<1x8xf8E4M3FN>, %c: memref<1x256xf16>) {
+  // expected-error @+1 {{cta-split-k must be in [1, 64], got 65}}
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x256x64xi8>, memref<1x256x8xf8E4M3FN>, memref<1x64xi8>, memref<1x8xf8E4M3FN> into memref<1x256xf16>
+  return
+}
+
+//--- empty-slices.mlir
+func.func @gemv(%a: memref<1x256x64xi8>, %sfa: memref<1x256x8xf8E4M3FN>, %b: memref<1x64xi8>, %sfb: memref<1x8xf8E4M3FN>, %c: memref<1x256xf16>) {
+  // expected-error @+1 {{split-k * cta-split-k = 5 slices leave some without work: a row has 4 loads of 16 bytes for 4 lanes}}
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x256x64xi8>, memref<1x256x8xf8E4M3FN>, memref<1x64xi8>, memref<1x8xf8E4M3FN> into memref<1x256xf16>
+  return
+}
+
+//--- rows-per-block.mlir
+func.func @gemv(%a: memref<1x256x64xi8>, %sfa: memref<1x256x8xf8E4M3FN>, %b: memref<1x64xi8>, %sfb: memref<1x8xf8E4M3FN>, %c: memref<1x256xf16>) {
+  // expected-error @+1 {{rows-per-block = 10 is not a multiple of rows-per-thread = 4}}
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x256x64xi8>, memref<1x256x8xf8E4M3FN>, memref<1x64xi8>, memref<1x8xf8E4M3FN> into memref<1x256xf16>
+  return
+}
+
+//--- threads.mlir
+func.func @gemv(%a: memref<1x256x64xi8>, %sfa: memref<1x256x8xf8E4M3FN>, %b: memref<1x64xi8>, %sfb: memref<1x8xf8E4M3FN>, %c: memref<1x256xf16>) {
+  // expected-error @+1 {{rows-per-block / rows-per-thread * lanes-per-row * split-k = 1 * 8 * 1 = 8 threads; a CTA needs a multiple of 32 in [32, 1024]}}
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x256x64xi8>, memref<1x256x8xf8E4M3FN>, memref<1x64xi8>, memref<1x8xf8E4M3FN> into memref<1x256xf16>
   return
 }

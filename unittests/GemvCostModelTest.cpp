@@ -1,0 +1,141 @@
+//===- GemvCostModelTest.cpp - per-shape GEMV kernel geometry -------------===//
+//
+// The cost model must give every shape a launch that can work (a legal CTA,
+// every chunk of K in exactly one slice, no empty slice) and that uses the
+// GPU: a row of any K gets a full warp when it has 32 loads, and small M is
+// spread over CTAs by splitting K.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Support/GemvCostModel.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+using namespace nvfp4;
+using namespace nvfp4::cost;
+
+namespace {
+
+const ChipInfo &h200() { return *findChip("sm_90a"); }
+
+int64_t threads(const GemvGeometry &g) {
+  return g.rowsPerBlock / g.rowsPerThread * g.lanesPerRow * g.splitK;
+}
+
+/// Every chunk of a row lies in exactly one slice, and no slice is empty.
+void expectSlicesCover(int64_t rowBytes, const GemvGeometry &g) {
+  KSlicing s =
+      sliceK(rowBytes, g.bytesPerLoad, g.lanesPerRow, g.splitK * g.ctaSplitK);
+  EXPECT_FALSE(s.hasEmptySlice());
+  EXPECT_EQ(s.sliceChunks % g.lanesPerRow, 0);
+  std::vector<int> seen(s.chunks, 0);
+  for (int64_t j = 0; j < s.slices; ++j)
+    for (int64_t c = j * s.sliceChunks;
+         c < std::min((j + 1) * s.sliceChunks, s.chunks); ++c)
+      ++seen[c];
+  for (int64_t c = 0; c < s.chunks; ++c)
+    ASSERT_EQ(seen[c], 1) << "chunk " << c;
+}
+
+void expectLegal(const GemvShape &shape, const GemvGeometry &g) {
+  SCOPED_TRACE(::testing::Message()
+               << shape.m << "x" << shape.k << "x" << shape.l);
+  int64_t rowBytes = shape.k / 2;
+  EXPECT_TRUE(g.bytesPerLoad == 8 || g.bytesPerLoad == 16);
+  EXPECT_EQ(rowBytes % g.bytesPerLoad, 0);
+  EXPECT_GE(g.lanesPerRow, 1);
+  EXPECT_LE(g.lanesPerRow, 32);
+  EXPECT_EQ(g.lanesPerRow & (g.lanesPerRow - 1), 0);
+  EXPECT_GE(g.rowsPerThread, 1);
+  EXPECT_LE(g.rowsPerThread, 8);
+  EXPECT_GE(g.loadsInFlight, 1);
+  EXPECT_LE(g.loadsInFlight, 8);
+  EXPECT_EQ(g.rowsPerBlock % g.rowsPerThread, 0);
+  EXPECT_EQ(threads(g) % 32, 0);
+  EXPECT_GE(threads(g), 32);
+  EXPECT_LE(threads(g), 1024);
+  EXPECT_GE(g.ctaSplitK, 1);
+  EXPECT_LE(g.ctaSplitK, 64);
+  expectSlicesCover(rowBytes, g);
+}
+
+TEST(GemvCostModel, EveryRandomShapeGetsALegalGeometry) {
+  unsigned seed = 20261130;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (int i = 0; i < 2000; ++i) {
+    int64_t m = std::max<int64_t>(1, int64_t(std::exp(unit(rng) * 10.4)));
+    int64_t k = 16 * std::max<int64_t>(1, int64_t(std::exp(unit(rng) * 7.6)));
+    int64_t l = 1 + int64_t(unit(rng) * 8);
+    GemvShape shape{m, k, l, 16};
+    expectLegal(shape, chooseGemvGeometry(shape, h200(), {}));
+    if (k % 32 == 0) {
+      GemvShape mx{m, k, l, 32};
+      expectLegal(mx, chooseGemvGeometry(mx, h200(), {}));
+    }
+  }
+  SUCCEED() << "seed " << seed;
+}
+
+TEST(GemvCostModel, RowsOfAnyKGetAWholeWarp) {
+  // K = 2880: 1440 bytes, 90 loads of 16 bytes. Lanes once had to divide
+  // the row and got 2.
+  GemvGeometry g = chooseGemvGeometry({5120, 2880, 1, 16}, h200(), {});
+  EXPECT_EQ(g.lanesPerRow, 32);
+  EXPECT_EQ(g.bytesPerLoad, 16);
+  // K = 16 * odd: rows are only 8-byte aligned.
+  g = chooseGemvGeometry({4096, 4112, 1, 16}, h200(), {});
+  EXPECT_EQ(g.bytesPerLoad, 8);
+  EXPECT_EQ(g.lanesPerRow, 32);
+  // A row of 2 loads cannot use more than 2 lanes.
+  g = chooseGemvGeometry({4096, 64, 1, 16}, h200(), {});
+  EXPECT_EQ(g.lanesPerRow, 2);
+}
+
+TEST(GemvCostModel, SmallMSplitsKAcrossCtas) {
+  // 576 rows give 144 warps for 132 SMs: K is split until the launch has
+  // the threads the memory system wants (or every slice is one step).
+  GemvShape shape{576, 7168, 1, 16};
+  GemvGeometry g = chooseGemvGeometry(shape, h200(), {});
+  int64_t ctas = (576 + g.rowsPerBlock - 1) / g.rowsPerBlock * g.ctaSplitK;
+  EXPECT_GT(g.splitK * g.ctaSplitK, 4);
+  EXPECT_GE(ctas * threads(g), 576 / g.rowsPerThread * 32 * 4);
+}
+
+TEST(GemvCostModel, LargeShapesAreNotSplit) {
+  GemvGeometry g = chooseGemvGeometry({4096, 7168, 8, 16}, h200(), {});
+  EXPECT_EQ(g.splitK * g.ctaSplitK, 1);
+  EXPECT_EQ(g.rowsPerThread, 4);
+}
+
+TEST(GemvCostModel, GivenFieldsAreKept) {
+  GemvGeometry req;
+  req.rowsPerThread = 2;
+  req.lanesPerRow = 8;
+  req.splitK = 2;
+  req.ctaSplitK = 3;
+  req.loadsInFlight = 5;
+  GemvGeometry g = chooseGemvGeometry({1000, 8192, 2, 16}, h200(), req);
+  EXPECT_EQ(g.rowsPerThread, 2);
+  EXPECT_EQ(g.lanesPerRow, 8);
+  EXPECT_EQ(g.splitK, 2);
+  EXPECT_EQ(g.ctaSplitK, 3);
+  EXPECT_EQ(g.loadsInFlight, 5);
+}
+
+TEST(GemvCostModel, BytesAndCeiling) {
+  // docs/problem.md: 7168 x 16384 x 1 moves 66.1 MB (linear, f16 out).
+  GemvShape shape{7168, 16384, 1, 16};
+  int64_t bytes = gemvBytes(shape, /*blockedScales=*/false, 2);
+  EXPECT_EQ(bytes, 7168 * 8192 + 7168 * 1024 + 8192 + 1024 + 7168 * 2);
+  // Blocked scales are padded to whole 128 x 4 atoms.
+  EXPECT_EQ(gemvBytes({130, 64, 1, 16}, true, 2) -
+                gemvBytes({130, 64, 1, 16}, false, 2),
+            (256 * 4 - 130 * 4) + (128 * 4 - 4));
+  EXPECT_NEAR(readOnceMicros(h200(), 4600000), 3.9 + 1.0, 1e-9);
+}
+
+} // namespace
