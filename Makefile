@@ -7,6 +7,7 @@ BUILD ?= build
 LLVM_PREFIX ?= /usr/lib/llvm-22
 JOBS ?= $(shell nproc)
 PACKAGES := cmake ninja-build clang python3 libgtest-dev \
+            nlohmann-json3-dev libcli11-dev \
             llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
 LIT := $(LLVM_PREFIX)/bin/lit
 OPT := $(BUILD)/bin/nvfp4-opt
