@@ -24,10 +24,10 @@
 namespace nvfp4::run {
 
 // The manifest's enumerations are the schema's (ManifestSchema.h).
+using manifest::kNumParams;
 using manifest::Op;
 using manifest::Param;
 using manifest::ScaleElement;
-inline constexpr int kNumParams = 8;
 
 /// A scale-layout conversion of `l` batches of rows x cols scales (the
 /// logical, linear-side sizes; a blocked side is padded to whole atoms).

@@ -113,8 +113,7 @@ public:
     flag("--bench", "also time kernels that pass verification", o.bench);
     unsignedOption("--reps", "N",
                    "timed repetitions (at least 100 with --bench)", o.reps, 1,
-                   100000, "an integer in [1, 100000]")
-        ->each([this](const std::string &) { repsGiven = true; });
+                   100000, "an integer in [1, 100000]");
     choice("--flush",
            "L2 state after the cold-L2 flush: clean (write, then read back) "
            "or dirty (write only)",
@@ -127,7 +126,6 @@ public:
   }
 
   CLI::App app;
-  bool repsGiven = false;
 
 private:
   /// An option whose text `parse` turns into its value, or refuses.
@@ -248,7 +246,8 @@ std::optional<Options> nvfp4::run::parseOptions(int argc,
     error = "no manifest given (see --help)";
     return std::nullopt;
   }
-  if (options.bench && cli.repsGiven && options.reps < kMinBenchReps) {
+  if (options.bench && cli.app.count("--reps") &&
+      options.reps < kMinBenchReps) {
     error = "--bench needs --reps of at least " +
             std::to_string(kMinBenchReps) + ", got " +
             std::to_string(options.reps);

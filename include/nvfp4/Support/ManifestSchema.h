@@ -52,6 +52,7 @@ enum class Op { Gemv, ConvertScaleLayout };
 /// Kernel parameters. Every one is a device pointer (.u64) except Alpha, an
 /// f32 passed by value.
 enum class Param { A, SFA, B, SFB, C, Alpha, Source, Dest };
+inline constexpr int kNumParams = 8;
 
 /// The element type of a scale tensor a conversion moves (key::Element); its
 /// bytes are moved unread, so it only names the kernel.
