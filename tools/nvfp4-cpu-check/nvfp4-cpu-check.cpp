@@ -12,9 +12,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 using namespace nvfp4;
 using namespace nvfp4::cpucheck;
@@ -55,8 +57,21 @@ int main(int argc, char **argv) {
   bool quick = false, small = false, corrupt = false;
   CLI::App app(kDescription, "nvfp4-cpu-check");
   app.get_formatter()->column_width(14);
-  app.add_option("--seed", seed,
-                 "seed of every random choice (default: from the clock)")
+  app.add_option_function<std::string>(
+         "--seed",
+         [&](const std::string &text) {
+           // Digits only: no sign, no wrap-around, no saturation.
+           errno = 0;
+           char *end = nullptr;
+           unsigned long long value = std::strtoull(text.c_str(), &end, 10);
+           if (text.empty() || text[0] < '0' || text[0] > '9' || *end ||
+               errno == ERANGE)
+             throw CLI::ValidationError(
+                 "--seed",
+                 "needs a non-negative 64-bit integer, got '" + text + "'");
+           seed = value;
+         },
+         "seed of every random choice (default: from the clock)")
       ->type_name("N");
   app.add_flag("--quick", quick,
                "large GEMV shapes only with f16 output and f32 with alpha");
