@@ -90,7 +90,9 @@ public:
     return add(value);
   }
   bool string(string_t &value) override { return add(std::move(value)); }
-  bool binary(binary_t &) override { return fail(valueStart(), "binary"); }
+  bool binary(binary_t &) override { // only from binary formats, not JSON
+    return fail(valueStart(), "unexpected binary value");
+  }
 
   bool start_object(std::size_t) override { return open(Json::object()); }
   bool start_array(std::size_t) override { return open(Json::array()); }
@@ -170,23 +172,28 @@ private:
     return false;
   }
 
-  /// Stores `value` at its place in the DOM; returns where it went.
+  /// The JSON pointer of the value about to be added.
+  std::string nextPointer() const {
+    if (stack.empty())
+      return "";
+    const Frame &frame = stack.back();
+    Pointer parent(frame.pointer);
+    return (frame.value->is_array() ? parent / frame.value->size()
+                                    : parent / frame.key)
+        .to_string();
+  }
+
+  /// Stores `value` at its place in the DOM, starting at byte `start`;
+  /// returns where it went.
   Json *place(Json value, size_t start) {
-    Json *slot;
-    std::string pointer;
-    if (stack.empty()) {
-      doc.root = std::move(value);
-      slot = &doc.root;
-    } else if (Frame &frame = stack.back(); frame.value->is_array()) {
-      pointer = (Pointer(frame.pointer) / frame.value->size()).to_string();
-      frame.value->push_back(std::move(value));
-      slot = &frame.value->back();
-    } else {
-      pointer = (Pointer(frame.pointer) / frame.key).to_string();
-      slot = &((*frame.value)[frame.key] = std::move(value));
-    }
-    doc.positions[pointer] = position(start);
-    return slot;
+    doc.positions[nextPointer()] = position(start);
+    if (stack.empty())
+      return &(doc.root = std::move(value));
+    Frame &frame = stack.back();
+    if (!frame.value->is_array())
+      return &((*frame.value)[frame.key] = std::move(value));
+    frame.value->push_back(std::move(value));
+    return &frame.value->back();
   }
 
   bool add(Json value) {
@@ -198,14 +205,8 @@ private:
     size_t start = valueStart();
     if (stack.size() >= 128)
       return fail(start, "nesting deeper than 128");
-    std::string pointer =
-        stack.empty() ? ""
-        : stack.back().value->is_array()
-            ? (Pointer(stack.back().pointer) / stack.back().value->size())
-                  .to_string()
-            : (Pointer(stack.back().pointer) / stack.back().key).to_string();
-    Json *slot = place(std::move(container), start);
-    stack.push_back({slot, pointer, ""});
+    std::string pointer = nextPointer();
+    stack.push_back({place(std::move(container), start), pointer, ""});
     return true;
   }
 
