@@ -178,6 +178,11 @@ TEST(RunnerManifest, RejectsUnknownValues) {
             "convert_scale_layout)");
 }
 
+TEST(RunnerManifest, MessagesStayOnOneLine) {
+  EXPECT_EQ(manifestError(manifestText("output", "\"f1\\n6\"")),
+            "11:13: unknown output \"f1\\n6\" (expected f16, bf16 or f32)");
+}
+
 TEST(RunnerManifest, KMustBeAMultipleOfTheBlockSize) {
   EXPECT_EQ(manifestError(manifestText("k", "1000")),
             "7:8: k = 1000 is not a multiple of the nvfp4 block size 16");

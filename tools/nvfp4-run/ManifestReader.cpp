@@ -19,9 +19,9 @@ using json::Pointer;
 
 namespace {
 
-std::string inQuotes(std::string_view s) {
-  return "\"" + std::string(s) + "\"";
-}
+/// `s` as a JSON string, so that a control character in a value cannot
+/// break the one-line message.
+std::string inQuotes(std::string_view s) { return Json(std::string(s)).dump(); }
 
 /// "a, b or c"
 std::string oneOf(const std::vector<const char *> &names,
