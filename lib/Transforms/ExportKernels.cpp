@@ -17,6 +17,7 @@ namespace mlir::nvfp4 {
 } // namespace mlir::nvfp4
 
 using namespace mlir;
+namespace schema = ::nvfp4::manifest;
 
 namespace {
 
@@ -48,7 +49,6 @@ llvm::json::Value toJson(Attribute attr) {
 /// Checks the launch dictionary against the manifest schema, so that a
 /// lowering that drifts from it fails here rather than in nvfp4-run.
 LogicalResult checkSchema(gpu::LaunchFuncOp launch, DictionaryAttr info) {
-  namespace schema = ::nvfp4::manifest;
   auto op = info.getAs<StringAttr>(schema::key::Op);
   std::vector<const char *> ops = schema::spellings(schema::key::Op);
   auto known = llvm::find_if(
@@ -122,8 +122,8 @@ struct NVFP4ExportKernelsPass
     llvm::sys::path::append(jsonPath, base + ".json");
 
     llvm::json::Object manifest = *toJson(info).getAsObject();
-    manifest[::nvfp4::manifest::key::Ptx] = base + ".ptx";
-    manifest[::nvfp4::manifest::key::Version] = ::nvfp4::manifest::kVersion;
+    manifest[schema::key::Ptx] = base + ".ptx";
+    manifest[schema::key::Version] = schema::kVersion;
     if (failed(write(launch, ptxPath, object.getObject().getValue())))
       return failure();
     std::string text;
