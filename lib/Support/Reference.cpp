@@ -337,7 +337,32 @@ GemvInputs ref::generateGemvInputs(const GemvProblem &p, Distribution dist,
   // closest to zero), 127 (1) and 128 (2).
   auto dataByte = [&]() -> uint8_t {
     return static_cast<uint8_t>(
-        uniformBelow(rng, dist == Distribution::Full ? 256 : 4));
+        uniformBelow(rng, dist == Distribution::Weak ? 4 : 256));
+  };
+  // Extreme: NaN scales are rare enough that most rows stay finite (about
+  // one row in four has a NaN sfa, one batch in sixteen a NaN sfb).
+  auto extremeScale = [&](uint64_t nanOdds) -> uint8_t {
+    bool nv = p.format == ScaleFormat::NVFP4;
+    if (uniformBelow(rng, nanOdds) == 0)
+      return nv ? (uniformBelow(rng, 2) ? 0xFF : 0x7F) : 0xFF;
+    uint64_t kind = uniformBelow(rng, 16);
+    if (kind < 8) // realistic, as Full
+      return nv ? static_cast<uint8_t>(0x08 +
+                                       uniformBelow(rng, 0x48 - 0x08 + 1))
+                : static_cast<uint8_t>(123 + uniformBelow(rng, 129 - 123 + 1));
+    if (kind < 14) { // any finite scale
+      if (!nv)
+        return static_cast<uint8_t>(uniformBelow(rng, 255));
+      uint8_t byte = static_cast<uint8_t>(uniformBelow(rng, 0x7F));
+      return uniformBelow(rng, 2) ? byte | 0x80 : byte;
+    }
+    // The edges: e4m3 subnormals (2^-9..7 * 2^-9) and +-448; ue8m0 2^-127
+    // to 2^-125 and 2^125 to 2^127.
+    uint64_t pick = uniformBelow(rng, 8);
+    if (!nv)
+      return static_cast<uint8_t>(pick < 4 ? pick % 3 : 252 + pick % 3);
+    uint8_t byte = static_cast<uint8_t>(pick < 7 ? 1 + pick : 0x7E);
+    return uniformBelow(rng, 2) ? byte | 0x80 : byte;
   };
   auto scaleByte = [&]() -> uint8_t {
     if (dist == Distribution::Weak) {
@@ -364,10 +389,17 @@ GemvInputs ref::generateGemvInputs(const GemvProblem &p, Distribution dist,
   // both layouts get the same logical values for a seed.
   GemvInputs in;
   std::vector<uint8_t> sfaLinear, sfbLinear;
+  auto sfaByte = [&]() {
+    return dist == Distribution::Extreme ? extremeScale(4 * cols) : scaleByte();
+  };
+  auto sfbByte = [&]() {
+    return dist == Distribution::Extreme ? extremeScale(16 * cols)
+                                         : scaleByte();
+  };
   fill(in.a, p.l * p.m * (p.k / 2), dataByte);
-  fill(sfaLinear, p.l * p.m * cols, scaleByte);
+  fill(sfaLinear, p.l * p.m * cols, sfaByte);
   fill(in.b, p.l * (p.k / 2), dataByte);
-  fill(sfbLinear, p.l * cols, scaleByte);
+  fill(sfbLinear, p.l * cols, sfbByte);
   in.sfa = convertScaleLayout(ScaleLayout::Linear, p.layout, sfaLinear.data(),
                               p.m, cols, p.l);
   in.sfb = convertScaleLayout(ScaleLayout::Linear, p.layout, sfbLinear.data(),

@@ -67,7 +67,8 @@ func.func @convert_and_gemv(%a: memref<1x256x512xi8>,
 // FILES-DAG: nvfp4_gemv_256x1024x1_nvfp4_blocked128x4_f16.ptx
 
 // The manifest is the nvfp4.launch dictionary as JSON (keys sorted) plus
-// the PTX file name. 256 rows / 16 a CTA = 16 CTAs of 16 / 4 * 32 threads.
+// the PTX file name and the schema version (ManifestSchema.h). 256 rows / 16
+// a CTA = 16 CTAs of 16 / 4 * 32 threads.
 // GEMV-JSON:      {
 // GEMV-JSON-NEXT:   "block": [
 // GEMV-JSON-NEXT:     128,
@@ -107,7 +108,8 @@ func.func @convert_and_gemv(%a: memref<1x256x512xi8>,
 // GEMV-JSON-NEXT:   "ptx": "nvfp4_gemv_256x1024x1_nvfp4_blocked128x4_f16.ptx",
 // GEMV-JSON-NEXT:   "scale_format": "nvfp4",
 // GEMV-JSON-NEXT:   "scale_layout": "blocked128x4",
-// GEMV-JSON-NEXT:   "shared_bytes": 0
+// GEMV-JSON-NEXT:   "shared_bytes": 0,
+// GEMV-JSON-NEXT:   "version": 1
 // GEMV-JSON-NEXT: }
 
 // 2 x 16 atoms of 512 bytes, one thread a byte, 256 threads a CTA: 64 CTAs.
@@ -136,7 +138,8 @@ func.func @convert_and_gemv(%a: memref<1x256x512xi8>,
 // CONVERT-JSON-NEXT:   "ptx": "nvfp4_convert_scale_layout_256x64x1_linear_to_blocked128x4_f8E4M3FN.ptx",
 // CONVERT-JSON-NEXT:   "rows": 256,
 // CONVERT-JSON-NEXT:   "shared_bytes": 0,
-// CONVERT-JSON-NEXT:   "to": "blocked128x4"
+// CONVERT-JSON-NEXT:   "to": "blocked128x4",
+// CONVERT-JSON-NEXT:   "version": 1
 // CONVERT-JSON-NEXT: }
 
 // The exported file is the PTX text itself, and self-contained: a driver

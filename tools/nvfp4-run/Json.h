@@ -1,58 +1,50 @@
-//===- Json.h - A small strict JSON reader for manifests --------*- C++ -*-===//
+//===- Json.h - Strict JSON with value positions ----------------*- C++ -*-===//
 //
-// Manifests are written by the compiler and read here; a strict parser with
-// line/column diagnostics keeps the contract between the two honest without
-// pulling in a JSON library (the runner must build with a bare toolchain).
+// Manifests are parsed with nlohmann-json. Its DOM forgets where a value was
+// and keeps the last of two duplicate keys, so parsing goes through a SAX
+// handler that builds the same DOM, records the line and column of every
+// value (so that a bad field is reported where it is) and rejects duplicate
+// keys.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NVFP4_RUN_JSON_H
 #define NVFP4_RUN_JSON_H
 
-#include <cstdint>
+#include <nlohmann/json.hpp>
+
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace nvfp4::run::json {
 
-/// One JSON value with the position it started at (1-based), so that
-/// consumers can point at the offending value in their own diagnostics.
-struct Value {
-  enum class Kind { Null, Bool, Integer, Number, String, Array, Object };
+using Json = nlohmann::json;
+using Pointer = Json::json_pointer;
 
-  Kind kind = Kind::Null;
-  bool boolean = false;
-  int64_t integer = 0; // Kind::Integer only
-  double number = 0;   // Kind::Integer and Kind::Number
-  std::string string;
-  /// Array elements, or object member values (parallel to `keys`).
-  std::vector<Value> items;
-  std::vector<std::string> keys; // Kind::Object only, in source order
+/// 1-based line and column (in bytes) of a value's first character.
+struct Position {
   int line = 0, column = 0;
-
-  bool isInteger() const { return kind == Kind::Integer; }
-  bool isNumber() const {
-    return kind == Kind::Integer || kind == Kind::Number;
-  }
-  bool isString() const { return kind == Kind::String; }
-  bool isArray() const { return kind == Kind::Array; }
-  bool isObject() const { return kind == Kind::Object; }
-
-  /// Member `key` of an object, or null when absent (or not an object).
-  const Value *find(std::string_view key) const;
 };
 
-/// Name of a kind for diagnostics ("an integer", "a string", ...).
-const char *describe(Value::Kind kind);
+/// A parsed document and where each of its values starts.
+struct Document {
+  Json root;
+  std::map<std::string, Position> positions; // by JSON pointer string
 
-/// Parses one JSON document (RFC 8259: no comments, no trailing commas,
-/// duplicate object keys rejected). On failure returns nullopt and sets
-/// `error` to "LINE:COL: message".
-std::optional<Value> parse(std::string_view text, std::string &error);
+  /// Position of the value at `pointer` ({0, 0} when there is none).
+  Position at(const Pointer &pointer) const;
+};
 
-/// `text` as a JSON string literal, quotes included.
-std::string quote(std::string_view text);
+/// Parses one JSON document strictly (RFC 8259: no comments, no trailing
+/// commas; duplicate keys, nesting deeper than 128 and numbers beyond the
+/// double range are rejected too). Integers that do not fit int64_t become
+/// floating-point numbers. On failure returns nullopt and sets `error` to
+/// "LINE:COL: message".
+std::optional<Document> parse(std::string_view text, std::string &error);
+
+/// Name of a value's type for diagnostics ("an integer", "a string", ...).
+const char *describe(const Json &value);
 
 } // namespace nvfp4::run::json
 

@@ -11,6 +11,7 @@
 
 #include "nvfp4-run/Chip.h"
 #include "nvfp4-run/Json.h"
+#include "nvfp4/Support/ManifestSchema.h"
 #include "nvfp4/Support/Reference.h"
 
 #include <array>
@@ -22,18 +23,11 @@
 
 namespace nvfp4::run {
 
-/// Kernel parameters. Every one is a device pointer (u64) except Alpha, an
-/// f32 passed by value. A gemv takes a, sfa, b, sfb, c and optionally alpha;
-/// a scale-layout conversion takes source and dest.
-enum class Param { A, SFA, B, SFB, C, Alpha, Source, Dest };
-inline constexpr int kNumParams = 8;
-
-/// The operations nvfp4-run runs ("op" in the manifest).
-enum class Op { Gemv, ConvertScaleLayout };
-
-/// The element type of a scale tensor; a conversion moves its bytes without
-/// looking at them, so it only names the kernel.
-enum class ScaleElement { F8E4M3FN, F8E8M0FNU };
+// The manifest's enumerations are the schema's (ManifestSchema.h).
+using manifest::kNumParams;
+using manifest::Op;
+using manifest::Param;
+using manifest::ScaleElement;
 
 /// A scale-layout conversion of `l` batches of rows x cols scales (the
 /// logical, linear-side sizes; a blocked side is padded to whole atoms).
@@ -87,17 +81,16 @@ ConversionSizes conversionSizes(const ConversionProblem &p);
 /// Bytes a kernel must move at the least: what --bench rates it by.
 int64_t uniqueBytes(const Manifest &manifest);
 
-const char *name(Param param);
-const char *name(ScaleElement element);
+using manifest::name;
 
 /// "gemv 7168x16384x1 nvfp4 linear f16" or "convert_scale_layout 130x6x2
 /// linear->blocked128x4 f8E4M3FN" (rows x cols x l).
 std::string describe(const Manifest &manifest);
 
-/// Reads the fields of a parsed manifest and checks each one. Relative PTX
-/// paths are resolved against `baseDir`. Errors are "LINE:COL: message"
-/// when they concern one value, else "message".
-std::optional<Manifest> parseManifest(const json::Value &root,
+/// Reads the fields of a parsed manifest and checks each one, the schema
+/// version first. Relative PTX paths are resolved against `baseDir`. Errors
+/// are "LINE:COL: message" when they concern one value, else "message".
+std::optional<Manifest> parseManifest(const json::Document &doc,
                                       std::string_view baseDir,
                                       std::string &error);
 

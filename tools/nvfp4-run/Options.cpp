@@ -2,55 +2,41 @@
 
 #include "nvfp4-run/Options.h"
 
+#include <CLI/CLI.hpp>
+
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <functional>
+#include <stdexcept>
 #include <string_view>
 
 using namespace nvfp4;
 using namespace nvfp4::run;
 
 const char *nvfp4::run::name(ref::Distribution dist) {
-  return dist == ref::Distribution::Full ? "full" : "weak";
+  switch (dist) {
+  case ref::Distribution::Full:
+    return "full";
+  case ref::Distribution::Weak:
+    return "weak";
+  case ref::Distribution::Extreme:
+    break;
+  }
+  return "extreme"; // not offered by --dist: cpu-check only
 }
 
 const char *nvfp4::run::name(FlushMode mode) {
   return mode == FlushMode::Clean ? "clean" : "dirty";
 }
 
-std::string nvfp4::run::usage() {
-  return "usage: nvfp4-run MANIFEST... [options]\n"
-         "\n"
-         "Loads each manifest's PTX through the CUDA driver, checks the "
-         "kernel (gemv or\n"
-         "convert_scale_layout) against the float64 reference and, with "
-         "--bench, times\n"
-         "it with a cold L2.\n"
-         "\n"
-         "options:\n"
-         "  --seed N         input seed (default 1)\n"
-         "  --dist full|weak input distribution (default full)\n"
-         "  --alpha X        global scale (default 0.75 when the kernel takes "
-         "alpha)\n"
-         "  --rtol X         relative tolerance (default 1e-3)\n"
-         "  --atol X         absolute tolerance (default 1e-3)\n"
-         "  --m N --k N --l N  expected shape; must match the manifest (a "
-         "conversion's\n"
-         "                   rows and L are --m and --l)\n"
-         "  --bench          also time kernels that pass verification\n"
-         "  --reps N         timed repetitions (default 200, at least 100 "
-         "with --bench)\n"
-         "  --flush clean|dirty  L2 state after the cold-L2 flush: clean "
-         "(write, then\n"
-         "                   read back; default) or dirty (write only)\n"
-         "  --timeout S      stop a manifest's run after S seconds (default "
-         "300)\n"
-         "  --json           print one JSON object per manifest\n"
-         "  --check          only validate manifests and PTX (no GPU needed)\n"
-         "  --help           show this text\n";
-}
-
 namespace {
+
+/// A value that does not parse; its message is the whole error line.
+struct BadValue : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 bool parseUnsigned(const std::string &text, uint64_t &out) {
   if (text.empty() || text[0] < '0' || text[0] > '9')
@@ -76,124 +62,204 @@ bool parseDouble(const std::string &text, double &out) {
   return true;
 }
 
+/// The command line, each option defined once: its flag, what its value
+/// must be (for --help and errors), its help text, its default and how its
+/// text becomes the value.
+class CommandLine {
+public:
+  explicit CommandLine(Options &o)
+      : app("nvfp4-run: loads each manifest's PTX through the CUDA driver, "
+            "checks the\nkernel (gemv or convert_scale_layout) against the "
+            "float64 reference and, with\n--bench, times it with a cold L2. "
+            "Exit status: 0 when every manifest passed,\n1 otherwise, 2 for "
+            "a malformed command line.\n",
+            "nvfp4-run") {
+    app.get_formatter()->column_width(28);
+    app.allow_extras(); // unknown options get our own message
+    app.add_option("MANIFEST", o.manifests, "kernel manifests (.json)")
+        ->type_name("");
+
+    unsignedOption("--seed", "N", "seed of the generated inputs", o.seed, 0,
+                   UINT64_MAX, "a non-negative integer");
+    choice(
+        "--dist", "input distribution (generateGemvInputs)", o.dist,
+        {{"full", ref::Distribution::Full}, {"weak", ref::Distribution::Weak}});
+    value("--alpha", "X",
+          "global scale; default 0.75 when the kernel takes alpha, else 1",
+          "a finite number", "", [&](const std::string &text) {
+            double d = 0;
+            if (!parseDouble(text, d) || std::fabs(d) > 3.4e38)
+              return false;
+            o.alpha = static_cast<float>(d);
+            return true;
+          });
+    tolerance("--rtol", "relative tolerance: |out - ref| <= atol + rtol |ref|",
+              o.rtol);
+    tolerance("--atol", "absolute tolerance", o.atol);
+    for (auto [name, target, help] :
+         {std::tuple{"--m", &o.m,
+                     "expected shape; must match the manifest (a "
+                     "conversion's rows and L are --m and --l)"},
+          {"--k", &o.k, "(see --m)"},
+          {"--l", &o.l, "(see --m)"}})
+      value(name, "N", help, "a positive integer", "",
+            [target = target](const std::string &t) {
+              uint64_t u = 0;
+              if (!parseUnsigned(t, u) || u < 1 || u > (uint64_t(1) << 31))
+                return false;
+              *target = static_cast<int64_t>(u);
+              return true;
+            });
+    flag("--bench", "also time kernels that pass verification", o.bench);
+    unsignedOption("--reps", "N",
+                   "timed repetitions (at least 100 with --bench)", o.reps, 1,
+                   100000, "an integer in [1, 100000]");
+    choice("--flush",
+           "L2 state after the cold-L2 flush: clean (write, then read back) "
+           "or dirty (write only)",
+           o.flush, {{"clean", FlushMode::Clean}, {"dirty", FlushMode::Dirty}});
+    unsignedOption("--timeout", "S", "stop a manifest's run after S seconds",
+                   o.timeoutSeconds, 1, 86400, "an integer in [1, 86400]");
+    flag("--json", "print one JSON object per manifest", o.json);
+    flag("--check", "only validate manifests and PTX (no GPU needed)",
+         o.checkOnly);
+  }
+
+  CLI::App app;
+
+private:
+  /// An option whose text `parse` turns into its value, or refuses.
+  CLI::Option *value(const std::string &name, const std::string &meta,
+                     const std::string &help, const std::string &needs,
+                     const std::string &defaultText,
+                     std::function<bool(const std::string &)> parse) {
+    CLI::Option *opt = app.add_option_function<std::string>(
+        name,
+        [=](const std::string &text) {
+          if (!parse(text))
+            throw BadValue("option " + name + " needs " + needs + ", got '" +
+                           text + "'");
+        },
+        help);
+    opt->type_name(meta)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    if (!defaultText.empty())
+      opt->default_str(defaultText)->capture_default_str();
+    return opt;
+  }
+
+  template <typename T>
+  CLI::Option *unsignedOption(const std::string &name, const std::string &meta,
+                              const std::string &help, T &target, uint64_t min,
+                              uint64_t max, const std::string &needs) {
+    return value(name, meta, help, needs, std::to_string(target),
+                 [&target, min, max](const std::string &text) {
+                   uint64_t u = 0;
+                   if (!parseUnsigned(text, u) || u < min || u > max)
+                     return false;
+                   target = static_cast<T>(u);
+                   return true;
+                 });
+  }
+
+  template <typename T>
+  void choice(const std::string &name, const std::string &help, T &target,
+              std::vector<std::pair<std::string, T>> names) {
+    std::string meta, needs, current;
+    for (size_t i = 0; i < names.size(); ++i) {
+      meta += (i ? "|" : "") + names[i].first;
+      needs += (i ? " or " : "") + names[i].first;
+      if (names[i].second == target)
+        current = names[i].first;
+    }
+    value(name, meta, help, needs, current,
+          [&target, names](const std::string &text) {
+            for (auto &[spelling, v] : names)
+              if (text == spelling) {
+                target = v;
+                return true;
+              }
+            return false;
+          });
+  }
+
+  void tolerance(const std::string &name, const std::string &help,
+                 double &target) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%g", target);
+    value(name, "X", help, "a non-negative number", text,
+          [&target](const std::string &t) {
+            double d = 0;
+            if (!parseDouble(t, d) || d < 0)
+              return false;
+            target = d;
+            return true;
+          });
+  }
+
+  void flag(const std::string &name, const std::string &help, bool &target) {
+    app.add_flag(name, target, help)->disable_flag_override();
+    flags.push_back(name);
+  }
+
+public:
+  std::vector<std::string> flags;
+};
+
 } // namespace
 
 std::optional<Options> nvfp4::run::parseOptions(int argc,
                                                 const char *const *argv,
                                                 std::string &error) {
   Options options;
-  bool repsGiven = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg.size() < 2 || arg[0] != '-' || arg == "-") {
-      options.manifests.push_back(arg);
-      continue;
-    }
-    std::string flag = arg, value;
-    bool hasValue = false;
-    size_t eq = arg.find('=');
-    if (eq != std::string::npos) {
-      flag = arg.substr(0, eq);
-      value = arg.substr(eq + 1);
-      hasValue = true;
-    }
-
-    // Boolean flags.
-    bool *toggle = flag == "--bench"                  ? &options.bench
-                   : flag == "--json"                 ? &options.json
-                   : flag == "--check"                ? &options.checkOnly
-                   : flag == "--help" || flag == "-h" ? &options.help
-                                                      : nullptr;
-    if (toggle) {
-      if (hasValue) {
+  CommandLine cli(options);
+  // CLI11 would read "--bench=yes" as a value for the flag.
+  for (int i = 1; i < argc; ++i)
+    for (const std::string &flag : cli.flags)
+      if (std::string_view(argv[i]).rfind(flag + "=", 0) == 0) {
         error = "option " + flag + " takes no value";
         return std::nullopt;
       }
-      *toggle = true;
-      continue;
-    }
-
-    static const char *const valued[] = {
-        "--seed",  "--dist",    "--alpha", "--rtol", "--atol", "--reps",
-        "--flush", "--timeout", "--m",     "--k",    "--l"};
-    bool known = false;
-    for (const char *candidate : valued)
-      known |= flag == candidate;
-    if (!known) {
-      error = "unknown option " + flag + " (see --help)";
-      return std::nullopt;
-    }
-    if (!hasValue) {
-      if (i + 1 >= argc) {
-        error = "option " + flag + " needs a value";
-        return std::nullopt;
-      }
-      value = argv[++i];
-    }
-    auto bad = [&](const char *what) {
-      error = "option " + flag + " needs " + what + ", got '" + value + "'";
-      return std::nullopt;
-    };
-
-    uint64_t u = 0;
-    double d = 0;
-    if (flag == "--seed") {
-      if (!parseUnsigned(value, u))
-        return bad("a non-negative integer");
-      options.seed = u;
-    } else if (flag == "--dist") {
-      if (value == "full")
-        options.dist = ref::Distribution::Full;
-      else if (value == "weak")
-        options.dist = ref::Distribution::Weak;
-      else
-        return bad("full or weak");
-    } else if (flag == "--flush") {
-      if (value == "clean")
-        options.flush = FlushMode::Clean;
-      else if (value == "dirty")
-        options.flush = FlushMode::Dirty;
-      else
-        return bad("clean or dirty");
-    } else if (flag == "--alpha") {
-      if (!parseDouble(value, d) || std::fabs(d) > 3.4e38)
-        return bad("a finite number");
-      options.alpha = static_cast<float>(d);
-    } else if (flag == "--rtol" || flag == "--atol") {
-      if (!parseDouble(value, d) || d < 0)
-        return bad("a non-negative number");
-      (flag == "--rtol" ? options.rtol : options.atol) = d;
-    } else if (flag == "--timeout") {
-      if (!parseUnsigned(value, u) || u < 1 || u > 86400)
-        return bad("an integer in [1, 86400]");
-      options.timeoutSeconds = static_cast<int>(u);
-    } else if (flag == "--reps") {
-      if (!parseUnsigned(value, u) || u < 1 || u > 100000)
-        return bad("an integer in [1, 100000]");
-      options.reps = static_cast<int>(u);
-      repsGiven = true;
-    } else {
-      if (!parseUnsigned(value, u) || u < 1 || u > (uint64_t(1) << 31))
-        return bad("a positive integer");
-      (flag == "--m"   ? options.m
-       : flag == "--k" ? options.k
-                       : options.l) = static_cast<int64_t>(u);
-    }
+  try {
+    cli.app.parse(argc, argv);
+  } catch (const CLI::CallForHelp &) {
+    options.help = true;
+    return options;
+  } catch (const BadValue &bad) {
+    error = bad.what();
+    return std::nullopt;
+  } catch (const CLI::ArgumentMismatch &mismatch) {
+    // "--seed: 1 required N missing": an option left without its value.
+    std::string what = mismatch.what();
+    error = "option " + what.substr(0, what.find(':')) + " needs a value";
+    return std::nullopt;
+  } catch (const CLI::ParseError &e) {
+    error = e.what();
+    return std::nullopt;
+  }
+  for (const std::string &extra : cli.app.remaining()) {
+    std::string flag = extra.substr(0, extra.find('='));
+    error = "unknown option " + flag + " (see --help)";
+    return std::nullopt;
   }
 
-  if (options.help)
-    return options;
   if (options.manifests.empty()) {
     error = "no manifest given (see --help)";
     return std::nullopt;
   }
-  if (options.bench && repsGiven && options.reps < kMinBenchReps) {
+  if (options.bench && cli.app.count("--reps") &&
+      options.reps < kMinBenchReps) {
     error = "--bench needs --reps of at least " +
             std::to_string(kMinBenchReps) + ", got " +
             std::to_string(options.reps);
     return std::nullopt;
   }
   return options;
+}
+
+std::string nvfp4::run::usage() {
+  Options defaults;
+  CommandLine cli(defaults);
+  return cli.app.help();
 }
 
 std::string nvfp4::run::checkShape(const Options &options,

@@ -2,7 +2,6 @@
 
 #include "nvfp4-run/Report.h"
 
-#include "nvfp4-run/Json.h"
 #include "nvfp4-run/Options.h"
 #include "nvfp4/Support/ScaleLayout.h"
 
@@ -63,11 +62,6 @@ std::string format(const char *fmt, double value) {
 /// Short float form for diagnostics ("3.052e-05", "0.75", "nan").
 std::string num(double value) { return format("%.4g", value); }
 
-/// A JSON number, or null for NaN/inf (which JSON cannot spell).
-std::string jsonNum(double value) {
-  return std::isfinite(value) ? format("%.6g", value) : "null";
-}
-
 std::string baseName(const std::string &path) {
   size_t slash = path.rfind('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -88,14 +82,9 @@ std::string hexByte(double value) {
   return buf;
 }
 
-/// Where byte `index` of a conversion's destination lies: its batch, its
-/// offset in the batch and the scale (row, col) stored there, or -1 for
-/// both when the byte is padding of a blocked destination.
-struct DestByte {
-  int64_t batch = 0, offset = 0, row = -1, col = -1;
-};
+} // namespace
 
-DestByte locateDestByte(const ConversionProblem &c, int64_t index) {
+DestByte nvfp4::run::locateDestByte(const ConversionProblem &c, int64_t index) {
   DestByte at;
   int64_t batchBytes = conversionSizes(c).destBatch;
   at.batch = index / batchBytes;
@@ -121,6 +110,8 @@ DestByte locateDestByte(const ConversionProblem &c, int64_t index) {
   }
   return at;
 }
+
+namespace {
 
 std::string formatConversionVerify(const Manifest &manifest,
                                    const VerifyResult &result) {
@@ -189,91 +180,4 @@ std::string nvfp4::run::formatCopy(double gbps, int64_t bytes, int reps) {
   return "COPY " + format("%.0f", bytes / double(1 << 20)) +
          " MiB device-to-device: " + format("%.0f", gbps) +
          " GB/s (median of " + std::to_string(reps) + ")";
-}
-
-namespace {
-
-/// The fields describing a gemv run and its comparison.
-std::string gemvJson(const Manifest &manifest, const VerifyResult &result) {
-  const ref::GemvProblem &p = manifest.problem;
-  std::string out =
-      ", \"m\": " + std::to_string(p.m) + ", \"k\": " + std::to_string(p.k) +
-      ", \"l\": " + std::to_string(p.l) + ", \"scale_format\": \"" +
-      name(p.format) + "\", \"scale_layout\": \"" + name(p.layout) +
-      "\", \"output\": \"" + name(p.output) +
-      "\", \"seed\": " + std::to_string(result.seed) + ", \"dist\": \"" +
-      name(result.dist) + "\", \"alpha\": " + jsonNum(result.alpha) +
-      ", \"status\": \"" + (result.pass ? "pass" : "fail") +
-      "\", \"max_abs_err\": " + jsonNum(result.maxAbsError) +
-      ", \"rel_err\": " + jsonNum(result.relError) +
-      ", \"nan_count\": " + std::to_string(result.nanCount);
-  if (result.afterTiming)
-    out += ", \"after_timing\": true";
-  if (result.firstMismatch >= 0)
-    out += ", \"first_mismatch\": {\"l\": " +
-           std::to_string(result.firstMismatch / p.m) +
-           ", \"m\": " + std::to_string(result.firstMismatch % p.m) +
-           ", \"got\": " + jsonNum(result.got) +
-           ", \"expected\": " + jsonNum(result.expected) + "}";
-  return out;
-}
-
-/// The fields describing a conversion run and its comparison.
-std::string conversionJson(const Manifest &manifest,
-                           const VerifyResult &result) {
-  const ConversionProblem &c = manifest.conversion;
-  std::string out = ", \"rows\": " + std::to_string(c.rows) +
-                    ", \"cols\": " + std::to_string(c.cols) +
-                    ", \"l\": " + std::to_string(c.l) + ", \"from\": \"" +
-                    name(c.from) + "\", \"to\": \"" + name(c.to) +
-                    "\", \"element\": \"" + name(c.element) +
-                    "\", \"seed\": " + std::to_string(result.seed) +
-                    ", \"status\": \"" + (result.pass ? "pass" : "fail") +
-                    "\", \"mismatches\": " + std::to_string(result.mismatches) +
-                    ", \"compared\": " + std::to_string(result.compared);
-  if (result.afterTiming)
-    out += ", \"after_timing\": true";
-  if (result.firstMismatch >= 0) {
-    DestByte at = locateDestByte(c, result.firstMismatch);
-    out += ", \"first_mismatch\": {\"l\": " + std::to_string(at.batch) +
-           ", \"offset\": " + std::to_string(at.offset) + ", \"row\": " +
-           (at.row < 0 ? std::string("null") : std::to_string(at.row)) +
-           ", \"col\": " +
-           (at.col < 0 ? std::string("null") : std::to_string(at.col)) +
-           ", \"got\": " + std::to_string(int(result.got)) +
-           ", \"expected\": " + std::to_string(int(result.expected)) + "}";
-  }
-  return out;
-}
-
-} // namespace
-
-std::string nvfp4::run::formatJson(const Manifest &manifest,
-                                   const VerifyResult &result,
-                                   const BenchResult *bench) {
-  std::string out = "{\"manifest\": " + json::quote(manifest.path) +
-                    ", \"kernel\": " + json::quote(manifest.kernel) +
-                    ", \"chip\": " + json::quote(manifest.chip.name) +
-                    ", \"op\": " + json::quote(manifest.op) +
-                    (manifest.isConversion() ? conversionJson(manifest, result)
-                                             : gemvJson(manifest, result));
-  if (bench)
-    out += ", \"bench\": {\"median_us\": " + jsonNum(bench->kernel.medianUs) +
-           ", \"min_us\": " + jsonNum(bench->kernel.minUs) +
-           ", \"reps\": " + std::to_string(bench->kernel.reps) +
-           ", \"flush\": \"" + name(bench->flush) + "\"" +
-           ", \"unique_bytes\": " + std::to_string(bench->uniqueBytes) +
-           ", \"gbps\": " + jsonNum(bench->gbps()) +
-           ", \"copy_gbps\": " + jsonNum(bench->copyGBps) +
-           ", \"pct_of_copy\": " + jsonNum(bench->percentOfCopy()) +
-           ", \"floor_us\": " + jsonNum(bench->floorUs()) +
-           ", \"registers\": " + std::to_string(bench->registers) +
-           ", \"local_bytes\": " + std::to_string(bench->localBytes) + "}";
-  return out + "}";
-}
-
-std::string nvfp4::run::formatJsonError(const std::string &manifestPath,
-                                        const std::string &error) {
-  return "{\"manifest\": " + json::quote(manifestPath) +
-         ", \"status\": \"error\", \"error\": " + json::quote(error) + "}";
 }

@@ -39,6 +39,14 @@ struct VerifyResult {
 VerifyResult compareBytes(const std::vector<uint8_t> &got,
                           const std::vector<uint8_t> &expected);
 
+/// Where byte `index` of a conversion's destination lies: its batch, its
+/// offset in the batch and the scale (row, col) stored there, or -1 for
+/// both when the byte is padding of a blocked destination.
+struct DestByte {
+  int64_t batch = 0, offset = 0, row = -1, col = -1;
+};
+DestByte locateDestByte(const ConversionProblem &c, int64_t index);
+
 /// Median and minimum of event timings.
 struct Timing {
   double medianUs = 0, minUs = 0;
@@ -74,7 +82,8 @@ std::string formatVerify(const Manifest &manifest, const VerifyResult &result);
 std::string formatBench(const Manifest &manifest, const BenchResult &result);
 /// "COPY 1024 MiB device-to-device: 4270 GB/s (median of 20)".
 std::string formatCopy(double gbps, int64_t bytes, int reps);
-/// One JSON object on one line; `bench` may be null.
+/// One JSON object on one line (ReportJson.cpp); `bench` may be null.
+/// Numbers keep 6 significant digits; NaN and inf are null.
 std::string formatJson(const Manifest &manifest, const VerifyResult &result,
                        const BenchResult *bench);
 /// {"manifest": ..., "status": "error", "error": ...}

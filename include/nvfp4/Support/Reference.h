@@ -96,8 +96,11 @@ Comparison compare(ElementType type, const uint8_t *out,
 /// Seeded input generation. `Full` draws all 16 e2m1 codes uniformly and
 /// realistic scales (NVFP4: e4m3 in [2^-6, 2^2], MXFP4: ue8m0 2^-4..2^2);
 /// `Weak` mimics the reference problem's generator: small scales, codes
-/// biased towards small magnitudes.
-enum class Distribution { Full, Weak };
+/// biased towards small magnitudes. `Extreme` draws codes as Full and mixes
+/// realistic scales with every other finite one (negative, zero, subnormal
+/// and the largest e4m3; ue8m0 from 2^-127 to 2^127, whose products leave
+/// the f32 range) and a few NaN scales (docs/numerics.md section 9).
+enum class Distribution { Full, Weak, Extreme };
 struct GemvInputs {
   std::vector<uint8_t> a, sfa, b, sfb; // sfa/sfb in p.layout
 };

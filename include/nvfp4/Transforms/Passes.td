@@ -14,8 +14,12 @@ def NVFP4ExportKernels : Pass<"nvfp4-export-kernels", "::mlir::ModuleOp"> {
     `<dir>/<prefix><kernel>.ptx` and `<dir>/<prefix><kernel>.json`. The
     manifest holds what a runtime without MLIR needs: the entry symbol, the
     chip, the problem shape and formats, grid and block sizes, shared memory
-    and the order and kinds of the kernel parameters (docs/nvfp4-run.md). The
-    IR is left unchanged.
+    and the order and kinds of the kernel parameters (docs/nvfp4-run.md). Its
+    keys, spellings and version are those of
+    `include/nvfp4/Support/ManifestSchema.h`, which `nvfp4-run` reads with:
+    the pass writes the schema version and refuses a launch dictionary that
+    lacks a required key or spells a value the schema does not know. The IR
+    is left unchanged.
   }];
   let options = [
     Option<"directory", "dir", "std::string", /*default=*/"\".\"",

@@ -1,0 +1,71 @@
+//===- Check.cpp - nvfp4-cpu-check: bookkeeping ---------------------------===//
+
+#include "Check.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+
+using namespace nvfp4;
+using namespace nvfp4::cpucheck;
+
+void Stats::damage(std::vector<uint8_t> &buf, int64_t elementBytes) {
+  if (!corrupt || buf.empty())
+    return;
+  int64_t i = static_cast<int64_t>(corruptRng() % (buf.size() / elementBytes));
+  if (elementBytes == 1)
+    buf[i] ^= 0x01;
+  else
+    buf[i * elementBytes + elementBytes - 1] ^= 0x40;
+}
+void Stats::report(bool ok, const std::string &what,
+                   const std::string &detail) {
+  ++cases;
+  if (!ok)
+    ++failed;
+  std::printf("%s %s%s%s\n", ok ? "PASS" : "FAIL", what.c_str(),
+              detail.empty() ? "" : ": ", detail.c_str());
+  std::fflush(stdout);
+}
+
+std::string nvfp4::cpucheck::strf(const char *fmt, ...) {
+  char buf[512];
+  va_list args;
+  va_start(args, fmt);
+  std::vsnprintf(buf, sizeof(buf), fmt, args);
+  va_end(args);
+  return buf;
+}
+
+/// Index of the first differing byte, or -1.
+int64_t nvfp4::cpucheck::firstDifference(const std::vector<uint8_t> &x,
+                                         const std::vector<uint8_t> &y) {
+  if (x.size() != y.size())
+    return 0;
+  for (size_t i = 0; i < x.size(); ++i)
+    if (x[i] != y[i])
+      return static_cast<int64_t>(i);
+  return -1;
+}
+
+uint32_t nvfp4::cpucheck::floatToBits(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof(f));
+  return bits;
+}
+
+const char *nvfp4::cpucheck::name(ref::Distribution dist) {
+  switch (dist) {
+  case ref::Distribution::Full:
+    return "full";
+  case ref::Distribution::Weak:
+    return "weak";
+  case ref::Distribution::Extreme:
+    break;
+  }
+  return "extreme";
+}
+
+const char *nvfp4::cpucheck::name(InputType t) {
+  return t == InputType::F32 ? "f32" : t == InputType::F16 ? "f16" : "bf16";
+}

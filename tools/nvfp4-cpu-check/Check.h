@@ -1,0 +1,85 @@
+//===- Check.h - nvfp4-cpu-check: cases and their bookkeeping ---*- C++ -*-===//
+//
+// Each check runs one compiled kernel on random data and compares its result
+// with the float64 reference (nvfp4/Support/Reference.h), printing one line.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NVFP4_CPU_CHECK_CHECK_H
+#define NVFP4_CPU_CHECK_CHECK_H
+
+#include "nvfp4/Support/Reference.h"
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace nvfp4::cpucheck {
+
+/// Counts cases and prints one line for each.
+struct Stats {
+  int64_t cases = 0, failed = 0;
+  /// --corrupt: damage one element of every result before it is checked,
+  /// to show that every check can fail.
+  bool corrupt = false;
+  std::mt19937_64 corruptRng{0};
+  /// Flips a high exponent bit of one random element of `elementBytes`
+  /// bytes (bit 0 of one random byte for byte buffers).
+  void damage(std::vector<uint8_t> &buf, int64_t elementBytes);
+  /// Records one case and prints its line.
+  void report(bool ok, const std::string &what, const std::string &detail);
+};
+
+std::string strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/// Index of the first differing byte, or -1.
+int64_t firstDifference(const std::vector<uint8_t> &x,
+                        const std::vector<uint8_t> &y);
+
+uint32_t floatToBits(float f);
+
+const char *name(ref::Distribution dist);
+
+struct Shape {
+  int64_t m, k, l;
+};
+
+/// The quantizer's input element type.
+enum class InputType { F32, F16, BF16 };
+const char *name(InputType type);
+
+struct QuantizeVariant {
+  ref::ScaleFormat format;
+  ref::ScaleLayout layout;
+  bool twoLevel;
+  InputType input;
+};
+
+/// One GEMV case: every requested output type and alpha variant on one set
+/// of generated inputs (GemvCheck.cpp).
+void checkGemv(Stats &stats, const Shape &s, ref::ScaleFormat format,
+               ref::ScaleLayout layout, ref::Distribution dist, uint64_t seed,
+               float alpha, bool allVariants);
+
+/// quantize(x) equals ref::quantize(x) byte for byte, and dequantizing it
+/// stays within the documented error bound (QuantizeCheck.cpp).
+void checkQuantize(Stats &stats, std::mt19937_64 &rng, const QuantizeVariant &v,
+                   int64_t rows, int64_t k, int64_t l);
+/// quantize(dequantize(q)) == q for representable q.
+void checkRequantize(Stats &stats, std::mt19937_64 &rng,
+                     const QuantizeVariant &v, int64_t rows, int64_t k,
+                     int64_t l);
+/// dequantize equals the correctly rounded ref::dequantize exactly.
+void checkDequantize(Stats &stats, std::mt19937_64 &rng,
+                     ref::ScaleFormat format, ref::ScaleLayout layout,
+                     bool withGs, ref::ElementType out, int64_t rows, int64_t k,
+                     int64_t l);
+
+/// convert_scale_layout equals ref::convertScaleLayout and round trips
+/// (ConvertCheck.cpp).
+void checkConvert(Stats &stats, std::mt19937_64 &rng, bool e8m0, int64_t rows,
+                  int64_t cols, int64_t l);
+
+} // namespace nvfp4::cpucheck
+
+#endif // NVFP4_CPU_CHECK_CHECK_H

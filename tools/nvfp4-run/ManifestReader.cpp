@@ -1,0 +1,376 @@
+//===- ManifestReader.cpp - Reading and checking manifest fields ----------===//
+//
+// Field names, enumeration spellings, parameters and the version come from
+// the schema (nvfp4/Support/ManifestSchema.h) that the compiler writes with.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4-run/Manifest.h"
+
+#include "nvfp4/Support/ScaleLayout.h"
+
+#include <algorithm>
+
+using namespace nvfp4;
+using namespace nvfp4::run;
+namespace key = nvfp4::manifest::key;
+using json::Json;
+using json::Pointer;
+
+namespace {
+
+/// `s` as a JSON string, so that a control character in a value cannot
+/// break the one-line message.
+std::string inQuotes(std::string_view s) { return Json(std::string(s)).dump(); }
+
+/// "a, b or c"
+std::string oneOf(const std::vector<const char *> &names,
+                  const char *last = " or ") {
+  std::string text;
+  for (size_t i = 0; i < names.size(); ++i)
+    text += std::string(i == 0                  ? ""
+                        : i + 1 == names.size() ? last
+                                                : ", ") +
+            names[i];
+  return text;
+}
+
+/// Reads the manifest's fields one by one; the first error wins.
+class FieldReader {
+public:
+  FieldReader(const json::Document &doc, std::string &error)
+      : doc(doc), error(error) {}
+
+  bool failed() const { return !error.empty(); }
+
+  /// "LINE:COL: message" at the value `pointer` names.
+  void failAt(const Pointer &pointer, const std::string &message) {
+    json::Position pos = doc.at(pointer);
+    error = std::to_string(pos.line) + ":" + std::to_string(pos.column) + ": " +
+            message;
+  }
+
+  const Json *find(const char *name) const {
+    auto it = doc.root.find(name);
+    return it == doc.root.end() ? nullptr : &*it;
+  }
+
+  /// Member `name`, which must exist and satisfy `isKind`.
+  const Json *require(const char *name, bool (Json::*isKind)() const noexcept,
+                      const char *what) {
+    if (failed())
+      return nullptr;
+    const Json *value = find(name);
+    if (!value) {
+      error = "missing field " + inQuotes(name);
+      return nullptr;
+    }
+    if (!((*value).*isKind)()) {
+      failAt(Pointer("/" + std::string(name)),
+             "field " + inQuotes(name) + " must be " + what + ", got " +
+                 json::describe(*value));
+      return nullptr;
+    }
+    return value;
+  }
+
+  std::string string(const char *name) {
+    const Json *value = require(name, &Json::is_string, "a string");
+    if (value && value->get_ref<const std::string &>().empty())
+      failAt(Pointer("/" + std::string(name)),
+             "field " + inQuotes(name) + " must not be empty");
+    return value && !failed() ? value->get<std::string>() : "";
+  }
+
+  int64_t integer(const char *name, int64_t min, int64_t max) {
+    const Json *value = require(name, &Json::is_number_integer, "an integer");
+    if (!value)
+      return 0;
+    checkRange(Pointer("/" + std::string(name)), *value, name, min, max);
+    return value->get<int64_t>();
+  }
+
+  std::array<uint32_t, 3> dims(const char *name, int64_t max) {
+    std::array<uint32_t, 3> result{};
+    const Json *value =
+        require(name, &Json::is_array, "an array of 3 integers");
+    if (!value)
+      return result;
+    Pointer at("/" + std::string(name));
+    if (value->size() != 3) {
+      failAt(at, "field " + inQuotes(name) +
+                     " must be an array of 3 integers, got " +
+                     std::to_string(value->size()) + " elements");
+      return result;
+    }
+    for (size_t i = 0; i < 3 && !failed(); ++i) {
+      const Json &item = (*value)[i];
+      std::string element = std::string(name) + "[" + std::to_string(i) + "]";
+      if (!item.is_number_integer()) {
+        failAt(at / i, inQuotes(element) + " must be an integer, got " +
+                           json::describe(item));
+        return result;
+      }
+      checkRange(at / i, item, element.c_str(), 1, max);
+      result[i] = static_cast<uint32_t>(item.get<int64_t>());
+    }
+    return result;
+  }
+
+  /// One of the schema's spellings of `name`; returns its index.
+  size_t choice(const char *name) {
+    const Json *value = require(name, &Json::is_string, "a string");
+    if (!value)
+      return 0;
+    std::vector<const char *> names = manifest::spellings(name);
+    const std::string &text = value->get_ref<const std::string &>();
+    for (size_t i = 0; i < names.size(); ++i)
+      if (text == names[i])
+        return i;
+    failAt(Pointer("/" + std::string(name)),
+           "unknown " + std::string(name) + " " + inQuotes(text) +
+               " (expected " + oneOf(names) + ")");
+    return 0;
+  }
+
+private:
+  const json::Document &doc;
+  std::string &error;
+
+  void checkRange(const Pointer &at, const Json &value, const char *name,
+                  int64_t min, int64_t max) {
+    int64_t v = value.get<int64_t>();
+    if (failed() || (v >= min && v <= max))
+      return;
+    failAt(at, "field " + inQuotes(name) + " must be in [" +
+                   std::to_string(min) + ", " + std::to_string(max) +
+                   "], got " + std::to_string(v));
+  }
+};
+
+/// The manifest must carry exactly the schema version this reader knows: a
+/// manifest of another version may mean other things by the same keys.
+bool readVersion(FieldReader &reader, std::string &error) {
+  const std::string want = "this nvfp4-run reads manifest version " +
+                           std::to_string(manifest::kVersion) +
+                           "; export the kernel again with the matching "
+                           "nvfp4-opt";
+  const Json *value = reader.find(key::Version);
+  if (!value) {
+    error = "the manifest has no \"version\" (" + want + ")";
+    return false;
+  }
+  if (!value->is_number_integer() ||
+      value->get<int64_t>() != manifest::kVersion) {
+    reader.failAt(Pointer("/" + std::string(key::Version)),
+                  "unsupported manifest version " + value->dump() + " (" +
+                      want + ")");
+    return false;
+  }
+  return true;
+}
+
+/// Reads "params": a permutation of the op's required parameters, with any
+/// of its optional ones (a gemv's alpha).
+std::vector<Param> readParams(FieldReader &reader, Op kind) {
+  std::vector<Param> params;
+  const Json *list = reader.require(key::Params, &Json::is_array,
+                                    "an array of parameter names");
+  if (!list)
+    return params;
+  manifest::ParamSet set = manifest::params(kind);
+  std::vector<Param> all = set.required;
+  all.insert(all.end(), set.optional.begin(), set.optional.end());
+  std::vector<const char *> allNames, requiredNames;
+  for (Param param : all)
+    allNames.push_back(name(param));
+  for (Param param : set.required)
+    requiredNames.push_back(name(param));
+  // "a, sfa, b, sfb, c and optionally alpha", "source and dest".
+  std::string mustList =
+      oneOf(requiredNames, set.optional.empty() ? " and " : ", ");
+  for (Param param : set.optional)
+    mustList += std::string(" and optionally ") + name(param);
+
+  Pointer at("/" + std::string(key::Params));
+  for (size_t i = 0; i < list->size(); ++i) {
+    const Json &item = (*list)[i];
+    if (!item.is_string()) {
+      reader.failAt(at / i, "\"params\" entries must be strings, got " +
+                                std::string(json::describe(item)));
+      return params;
+    }
+    const std::string &text = item.get_ref<const std::string &>();
+    const Param *found = nullptr;
+    for (const Param &param : all)
+      if (text == name(param))
+        found = &param;
+    if (!found) {
+      reader.failAt(at / i, "unknown parameter " + inQuotes(text) +
+                                " (expected " + oneOf(allNames, ", ") + ")");
+      return params;
+    }
+    for (Param seen : params)
+      if (seen == *found) {
+        reader.failAt(at / i, "parameter " + inQuotes(text) + " listed twice");
+        return params;
+      }
+    params.push_back(*found);
+  }
+  for (Param param : set.required) {
+    bool present = false;
+    for (Param seen : params)
+      present |= seen == param;
+    if (!present) {
+      reader.failAt(at, "\"params\" lacks " + inQuotes(name(param)) +
+                            " (it must list " + mustList + ")");
+      return params;
+    }
+  }
+  return params;
+}
+
+// Dimensions beyond 2^31 would overflow the byte counts and the kernels'
+// 32-bit index arithmetic alike.
+constexpr int64_t kMaxDim = int64_t(1) << 31;
+
+/// Reads the shape and formats of a gemv.
+bool readGemv(FieldReader &reader, ref::GemvProblem &p, std::string &error) {
+  p.m = reader.integer(key::M, 1, kMaxDim);
+  p.k = reader.integer(key::K, 1, kMaxDim);
+  p.l = reader.integer(key::L, 1, kMaxDim);
+  p.format = static_cast<ref::ScaleFormat>(reader.choice(key::ScaleFormat));
+  p.layout = static_cast<ref::ScaleLayout>(reader.choice(key::ScaleLayout));
+  p.output = static_cast<ref::ElementType>(reader.choice(key::Output));
+  if (reader.failed())
+    return false;
+
+  int64_t block = ref::blockSize(p.format);
+  if (p.k % block != 0) {
+    reader.failAt(Pointer("/" + std::string(key::K)),
+                  "k = " + std::to_string(p.k) + " is not a multiple of the " +
+                      name(p.format) + " block size " + std::to_string(block));
+    return false;
+  }
+  // Keep every buffer well inside what one device allocation can be.
+  if (double(p.l) * double(p.m) * double(p.k) / 2 > double(int64_t(1) << 40)) {
+    error = "shape " + std::to_string(p.m) + "x" + std::to_string(p.k) + "x" +
+            std::to_string(p.l) + " is too large";
+    return false;
+  }
+  return true;
+}
+
+/// Reads the shape and layouts of a convert_scale_layout.
+bool readConversion(FieldReader &reader, ConversionProblem &c,
+                    std::string &error) {
+  c.rows = reader.integer(key::Rows, 1, kMaxDim);
+  c.cols = reader.integer(key::Cols, 1, kMaxDim);
+  c.l = reader.integer(key::L, 1, kMaxDim);
+  c.from = static_cast<ref::ScaleLayout>(reader.choice(key::From));
+  c.to = static_cast<ref::ScaleLayout>(reader.choice(key::To));
+  c.element = static_cast<ScaleElement>(reader.choice(key::Element));
+  if (reader.failed())
+    return false;
+  // Keep both buffers well inside what one device allocation can be (the
+  // blocked side is the larger, by its padding).
+  double padded = double(c.l) * layout::paddedRows(c.rows) *
+                  double(layout::paddedCols(c.cols));
+  if (padded > double(int64_t(1) << 40)) {
+    error = "shape " + std::to_string(c.rows) + "x" + std::to_string(c.cols) +
+            "x" + std::to_string(c.l) + " is too large";
+    return false;
+  }
+  return true;
+}
+
+std::string joinPath(std::string_view dir, const std::string &file) {
+  if (file.empty() || file[0] == '/' || dir.empty() || dir == ".")
+    return file;
+  std::string joined(dir);
+  if (joined.back() != '/')
+    joined += '/';
+  return joined + file;
+}
+
+} // namespace
+
+std::optional<Manifest> nvfp4::run::parseManifest(const json::Document &doc,
+                                                  std::string_view baseDir,
+                                                  std::string &error) {
+  error.clear();
+  FieldReader reader(doc, error);
+  if (!doc.root.is_object()) {
+    reader.failAt(Pointer(), "a manifest must be a JSON object, got " +
+                                 std::string(json::describe(doc.root)));
+    return std::nullopt;
+  }
+  if (!readVersion(reader, error))
+    return std::nullopt;
+  // Keys other than the schema's are ignored, so the compiler may record
+  // extra metadata (pipeline options, register counts, ...).
+  Manifest manifest;
+  manifest.kernel = reader.string(key::Kernel);
+  std::string ptx = reader.string(key::Ptx);
+  manifest.ptxPath = joinPath(baseDir, ptx);
+
+  std::string chipName = reader.string(key::Chip);
+  if (!reader.failed()) {
+    std::optional<Chip> chip = parseChip(chipName);
+    if (!chip) {
+      reader.failAt(Pointer("/" + std::string(key::Chip)),
+                    "unknown chip " + inQuotes(chipName) +
+                        " (expected sm_<major><minor> with an optional a or "
+                        "f, e.g. sm_90a)");
+      return std::nullopt;
+    }
+    manifest.chip = *chip;
+  }
+
+  manifest.op = reader.string(key::Op);
+  if (!reader.failed()) {
+    std::vector<const char *> ops = manifest::spellings(key::Op);
+    auto known = std::find(ops.begin(), ops.end(), manifest.op);
+    if (known == ops.end()) {
+      reader.failAt(Pointer("/" + std::string(key::Op)),
+                    "unsupported op " + inQuotes(manifest.op) +
+                        " (nvfp4-run runs " + oneOf(ops, " and ") + ")");
+      return std::nullopt;
+    }
+    manifest.kind = static_cast<Op>(known - ops.begin());
+  }
+  if (reader.failed())
+    return std::nullopt;
+
+  if (manifest.isConversion()) {
+    if (!readConversion(reader, manifest.conversion, error))
+      return std::nullopt;
+  } else if (!readGemv(reader, manifest.problem, error)) {
+    return std::nullopt;
+  }
+
+  manifest.grid = reader.dims(key::Grid, (int64_t(1) << 31) - 1);
+  manifest.block = reader.dims(key::Block, 1024);
+  manifest.sharedBytes =
+      static_cast<uint32_t>(reader.integer(key::SharedBytes, 0, 1 << 30));
+  if (reader.failed())
+    return std::nullopt;
+  const std::array<uint32_t, 3> &b = manifest.block;
+  if (uint64_t(b[0]) * b[1] * b[2] > 1024) {
+    reader.failAt(Pointer("/" + std::string(key::Block)),
+                  "\"block\" has " +
+                      std::to_string(uint64_t(b[0]) * b[1] * b[2]) +
+                      " threads; at most 1024 are allowed");
+    return std::nullopt;
+  }
+  if (manifest.grid[1] > 65535 || manifest.grid[2] > 65535) {
+    reader.failAt(Pointer("/" + std::string(key::Grid)),
+                  "\"grid\" y and z must be at most 65535");
+    return std::nullopt;
+  }
+
+  manifest.params = readParams(reader, manifest.kind);
+  if (reader.failed())
+    return std::nullopt;
+  return manifest;
+}

@@ -1,0 +1,121 @@
+//===- ReportJson.cpp - nvfp4-run --json ----------------------------------===//
+
+#include "nvfp4-run/Report.h"
+
+#include "nvfp4-run/Json.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+using namespace nvfp4;
+using namespace nvfp4::run;
+// Keys in the order they are set, as the documentation lists them.
+using Object = nlohmann::ordered_json;
+
+namespace {
+
+/// `value` to 6 significant digits (the figures are measurements, and more
+/// digits would only be noise); NaN and inf become null, which JSON spells.
+Object number(double value) {
+  if (!std::isfinite(value))
+    return nullptr;
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.6g", value);
+  return std::strtod(buf, nullptr);
+}
+
+/// A byte count or index that is -1 when absent: null then.
+Object optionalIndex(int64_t value) {
+  return value < 0 ? Object(nullptr) : Object(value);
+}
+
+void addGemv(Object &out, const Manifest &manifest,
+             const VerifyResult &result) {
+  const ref::GemvProblem &p = manifest.problem;
+  out["m"] = p.m;
+  out["k"] = p.k;
+  out["l"] = p.l;
+  out["scale_format"] = name(p.format);
+  out["scale_layout"] = name(p.layout);
+  out["output"] = name(p.output);
+  out["seed"] = result.seed;
+  out["dist"] = name(result.dist);
+  out["alpha"] = number(result.alpha);
+  out["status"] = result.pass ? "pass" : "fail";
+  out["max_abs_err"] = number(result.maxAbsError);
+  out["rel_err"] = number(result.relError);
+  out["nan_count"] = result.nanCount;
+  if (result.afterTiming)
+    out["after_timing"] = true;
+  if (result.firstMismatch >= 0)
+    out["first_mismatch"] = {{"l", result.firstMismatch / p.m},
+                             {"m", result.firstMismatch % p.m},
+                             {"got", number(result.got)},
+                             {"expected", number(result.expected)}};
+}
+
+void addConversion(Object &out, const Manifest &manifest,
+                   const VerifyResult &result) {
+  const ConversionProblem &c = manifest.conversion;
+  out["rows"] = c.rows;
+  out["cols"] = c.cols;
+  out["l"] = c.l;
+  out["from"] = name(c.from);
+  out["to"] = name(c.to);
+  out["element"] = name(c.element);
+  out["seed"] = result.seed;
+  out["status"] = result.pass ? "pass" : "fail";
+  out["mismatches"] = result.mismatches;
+  out["compared"] = result.compared;
+  if (result.afterTiming)
+    out["after_timing"] = true;
+  if (result.firstMismatch >= 0) {
+    DestByte at = locateDestByte(c, result.firstMismatch);
+    out["first_mismatch"] = {{"l", at.batch},
+                             {"offset", at.offset},
+                             {"row", optionalIndex(at.row)},
+                             {"col", optionalIndex(at.col)},
+                             {"got", int(result.got)},
+                             {"expected", int(result.expected)}};
+  }
+}
+
+} // namespace
+
+std::string nvfp4::run::formatJson(const Manifest &manifest,
+                                   const VerifyResult &result,
+                                   const BenchResult *bench) {
+  Object out;
+  out["manifest"] = manifest.path;
+  out["kernel"] = manifest.kernel;
+  out["chip"] = manifest.chip.name;
+  out["op"] = manifest.op;
+  if (manifest.isConversion())
+    addConversion(out, manifest, result);
+  else
+    addGemv(out, manifest, result);
+  if (bench)
+    out["bench"] = {{"median_us", number(bench->kernel.medianUs)},
+                    {"min_us", number(bench->kernel.minUs)},
+                    {"reps", bench->kernel.reps},
+                    {"flush", name(bench->flush)},
+                    {"unique_bytes", bench->uniqueBytes},
+                    {"gbps", number(bench->gbps())},
+                    {"copy_gbps", number(bench->copyGBps)},
+                    {"pct_of_copy", number(bench->percentOfCopy())},
+                    {"floor_us", number(bench->floorUs())},
+                    {"registers", bench->registers},
+                    {"local_bytes", bench->localBytes}};
+  // Invalid UTF-8 in a path is replaced rather than thrown on.
+  return out.dump(-1, ' ', false, Object::error_handler_t::replace);
+}
+
+std::string nvfp4::run::formatJsonError(const std::string &manifestPath,
+                                        const std::string &error) {
+  Object out;
+  out["manifest"] = manifestPath;
+  out["status"] = "error";
+  out["error"] = error;
+  return out.dump(-1, ' ', false, Object::error_handler_t::replace);
+}
