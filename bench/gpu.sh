@@ -37,6 +37,7 @@ bench=("$ptxdir"/bench_*.json)
 echo "== build ($build)"
 if ! cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
     -DNVFP4_ENABLE_MLIR=OFF -DNVFP4_ENABLE_UNITTESTS=OFF \
+    ${NVFP4_DEPS_PREFIX:+-DCMAKE_PREFIX_PATH=$NVFP4_DEPS_PREFIX} \
     >"$logs/build.log" 2>&1 ||
    ! ninja -C "$build" nvfp4-run >>"$logs/build.log" 2>&1; then
   tail -n 40 "$logs/build.log" >&2

@@ -24,6 +24,22 @@ def load_jsonl(path):
     return rows
 
 
+def ceiling_at(ceiling, size):
+    """The measured ceiling for `size` bytes, linearly interpolated between
+    the nearest measured sizes when it was not measured itself."""
+    if size in ceiling:
+        return ceiling[size]
+    sizes = sorted(ceiling)
+    if not sizes:
+        return None
+    lo = max((s for s in sizes if s < size), default=sizes[0])
+    hi = min((s for s in sizes if s > size), default=sizes[-1])
+    if lo == hi:
+        return ceiling[lo]
+    t = (size - lo) / (hi - lo)
+    return ceiling[lo] + t * (ceiling[hi] - ceiling[lo])
+
+
 def main():
     suite, out = sys.argv[1], sys.argv[2]
     names = {}
@@ -57,7 +73,7 @@ def main():
                 continue
             b = r["bench"]
             key = (r["m"], r["k"], r["l"])
-            ceil = ceiling.get(b["unique_bytes"])
+            ceil = ceiling_at(ceiling, b["unique_bytes"])
             pct = 100 * ceil / b["median_us"] if ceil else float("nan")
             ratios.append(pct)
             ok = verify.get(r["manifest"], "?") + "/" + r["status"]

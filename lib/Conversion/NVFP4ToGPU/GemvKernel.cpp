@@ -97,6 +97,9 @@ SmallVector<Value> loadWords(OpBuilder &b, Location loc, Value memref,
 }
 
 struct KernelBuilder {
+  KernelBuilder(OpBuilder &b, Location loc, GemvOp op, const KernelConfig &cfg)
+      : b(b), loc(loc), op(op), cfg(cfg) {}
+
   OpBuilder &b;
   Location loc;
   GemvOp op;
