@@ -29,8 +29,8 @@ for dir in "$suite"/*/; do
   # Verification is host-bound (the float64 reference): in parallel.
   ls "$dir"/*.json | xargs -P "$(nproc)" -n 4 "$run" --seed 1 --json \
     > "$out/verify_$variant.jsonl" 2>&1 || status=1
-  grep -c '"status": "pass"' "$out/verify_$variant.jsonl" |
-    xargs echo "$variant verified:"
+  echo "$variant verified: $(grep -cE '"status": ?"pass"' \
+    "$out/verify_$variant.jsonl" || true) of $(ls "$dir"/*.json | wc -l)"
   for flush in ${NVFP4_SUITE_FLUSH:-clean dirty}; do
     "$run" --bench --json --flush "$flush" --dist weak \
       --reps "${NVFP4_SUITE_REPS:-200}" "$dir"/*.json \
