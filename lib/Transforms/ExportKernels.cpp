@@ -2,6 +2,7 @@
 
 #include "nvfp4/Transforms/Passes.h"
 
+#include "nvfp4/Dialect/NVFP4/IR/NVFP4.h"
 #include "nvfp4/Support/ManifestSchema.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -46,38 +47,6 @@ llvm::json::Value toJson(Attribute attr) {
   return nullptr;
 }
 
-/// Checks the launch dictionary against the manifest schema, so that a
-/// lowering that drifts from it fails here rather than in nvfp4-run.
-LogicalResult checkSchema(gpu::LaunchFuncOp launch, DictionaryAttr info) {
-  auto op = info.getAs<StringAttr>(schema::key::Op);
-  std::vector<const char *> ops = schema::spellings(schema::key::Op);
-  auto known = llvm::find_if(
-      ops, [&](const char *name) { return op && op.getValue() == name; });
-  if (known == ops.end())
-    return launch.emitError()
-           << "nvfp4.launch has no known \"" << schema::key::Op << "\"";
-  auto kind = static_cast<schema::Op>(known - ops.begin());
-  for (const char *key : schema::requiredKeys(kind)) {
-    if (StringRef(key) == schema::key::Version ||
-        StringRef(key) == schema::key::Ptx)
-      continue; // written here
-    Attribute value = info.get(key);
-    if (!value)
-      return launch.emitError()
-             << "nvfp4.launch lacks \"" << key << "\", which manifest version "
-             << schema::kVersion << " requires";
-    std::vector<const char *> names = schema::spellings(key);
-    auto str = dyn_cast<StringAttr>(value);
-    if (!names.empty() && (!str || llvm::none_of(names, [&](const char *n) {
-          return str.getValue() == n;
-        })))
-      return launch.emitError() << "nvfp4.launch \"" << key << "\" is " << value
-                                << ", which manifest version "
-                                << schema::kVersion << " does not know";
-  }
-  return success();
-}
-
 struct NVFP4ExportKernelsPass
     : public mlir::nvfp4::impl::NVFP4ExportKernelsBase<NVFP4ExportKernelsPass> {
   using Base::Base;
@@ -90,7 +59,8 @@ struct NVFP4ExportKernelsPass
       return signalPassFailure();
     }
     WalkResult result = module.walk([&](gpu::LaunchFuncOp launch) {
-      auto info = launch->getAttrOfType<DictionaryAttr>("nvfp4.launch");
+      auto info =
+          launch->getAttrOfType<DictionaryAttr>(mlir::nvfp4::kLaunchAttrName);
       if (!info)
         return WalkResult::advance();
       return succeeded(exportKernel(module, launch, info))
@@ -114,8 +84,6 @@ struct NVFP4ExportKernelsPass
     if (!object || object.getFormat() != gpu::CompilationTarget::Assembly)
       return binary.emitError() << "kernel module '" << moduleName
                                 << "' does not hold PTX text (use format=isa)";
-    if (failed(checkSchema(launch, info)))
-      return failure();
     std::string base = prefix + launch.getKernelName().getValue().str();
     SmallString<256> ptxPath(directory), jsonPath(directory);
     llvm::sys::path::append(ptxPath, base + ".ptx");

@@ -1,6 +1,7 @@
 // nvfp4-export-kernels writes each launch's nvfp4.launch dictionary as the
 // manifest, with the PTX file name and the schema version
-// (ManifestSchema.h), and refuses a dictionary the schema does not allow.
+// (ManifestSchema.h); a dictionary the schema does not allow is refused by
+// the dialect verifier (lib/Dialect/NVFP4/IR/NVFP4Attributes.cpp).
 // RUN: rm -rf %t && nvfp4-opt %s -split-input-file -verify-diagnostics \
 // RUN:   --nvfp4-export-kernels="dir=%t" -o /dev/null
 // RUN: FileCheck %s < %t/k.json

@@ -102,6 +102,6 @@ void mlir::nvfp4::replaceGemvWithLaunch(OpBuilder &b, GemvOp op,
       gpu::KernelDim3{cst(gridX), cst(op.getA().getType().getDimSize(0)),
                       cst(1)},
       gpu::KernelDim3{cst(threads), cst(1), cst(1)}, shared, args);
-  launch->setAttr("nvfp4.launch", info);
+  launch->setAttr(kLaunchAttrName, info);
   op.erase();
 }

@@ -184,7 +184,7 @@ struct ConvertNVFP4ToGPUPass
         gpu::KernelDim3{cst(launchDims->threads()), cst(1), cst(1)},
         /*dynamicSharedMemorySize=*/Value(),
         ValueRange{op.getSource(), op.getDest()});
-    launch->setAttr("nvfp4.launch", launchInfo(b, op, name, chip, *launchDims));
+    launch->setAttr(kLaunchAttrName, launchInfo(b, op, name, chip, *launchDims));
     op.erase();
     return success();
   }

@@ -110,9 +110,9 @@ struct ConvertNVFP4ToTcgen05Pass
         createGemvKernel(b, getOperation(), symbols, op,
                          gemvKernelName(op, "_tcgen05"), chip, plan::kThreads);
     // How the scale factors reach the 128x4 atoms tcgen05.cp reads.
-    kernel->setAttr(
-        "nvfp4.scale_staging",
-        b.getStringAttr(p->blocked ? "blocked-copy" : "linear-to-blocked"));
+    kernel->setAttr(kScaleStagingAttrName,
+                    b.getStringAttr(p->blocked ? kStagingBlockedCopy
+                                               : kStagingLinearToBlocked));
     tc5::buildTcgen05GemvKernelBody(b, kernel, op, *p);
     replaceGemvWithLaunch(b, op, kernel, p->rowTiles(), p->sharedBytes(),
                           launchInfo(b, op, kernel, chip, *p));

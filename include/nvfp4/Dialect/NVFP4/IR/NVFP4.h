@@ -26,6 +26,15 @@ namespace mlir::nvfp4 {
 int64_t getBlockSize(ScaleFormat format);
 /// The scale element type a format requires.
 Type getScaleElementType(MLIRContext *ctx, ScaleFormat format);
+
+/// The discardable attributes of the dialect (NVFP4Dialect.td).
+inline constexpr llvm::StringLiteral kLaunchAttrName = "nvfp4.launch";
+inline constexpr llvm::StringLiteral kScaleStagingAttrName =
+    "nvfp4.scale_staging";
+/// The values of kScaleStagingAttrName.
+inline constexpr llvm::StringLiteral kStagingLinearToBlocked =
+    "linear-to-blocked";
+inline constexpr llvm::StringLiteral kStagingBlockedCopy = "blocked-copy";
 } // namespace mlir::nvfp4
 
 #endif // NVFP4_DIALECT_NVFP4_IR_NVFP4_H

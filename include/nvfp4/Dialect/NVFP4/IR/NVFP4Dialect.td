@@ -22,6 +22,11 @@ def NVFP4_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
   let hasCanonicalizer = 0;
+  // nvfp4.launch (on gpu.launch_func: what a runtime needs to launch the
+  // kernel, the manifest's content) and nvfp4.scale_staging (on a tcgen05
+  // gpu.func: how scales reach the 128x4 atoms) are verified by the
+  // dialect; any other nvfp4.* attribute is an error.
+  let hasOperationAttrVerify = 1;
 }
 
 class NVFP4_Op<string mnemonic, list<Trait> traits = []>
