@@ -78,7 +78,8 @@ const char *ref::name(ElementType type) {
 }
 
 int64_t ref::blockSize(ScaleFormat format) {
-  return format == ScaleFormat::NVFP4 ? 16 : 32;
+  return format == ScaleFormat::NVFP4 ? formats::kNVFP4BlockSize
+                                      : formats::kMXFP4BlockSize;
 }
 
 int64_t ref::scaleBatchBytes(ScaleLayout layout, int64_t rows,

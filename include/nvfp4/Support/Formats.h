@@ -11,6 +11,11 @@
 
 namespace nvfp4::formats {
 
+/// Values one scale covers: an e4m3fn scale per 16 (NVFP4), a ue8m0 scale
+/// per 32 (MXFP4, OCP MX).
+inline constexpr int64_t kNVFP4BlockSize = 16;
+inline constexpr int64_t kMXFP4BlockSize = 32;
+
 /// Value of the e2m1 code in the low four bits of `code` (bit 3 is the sign).
 double decodeE2M1(uint8_t code);
 /// Value of an e4m3fn byte: subnormals included, 0x7F/0xFF are NaN.

@@ -1,6 +1,7 @@
 //===- NVFP4Dialect.cpp - nvfp4 dialect registration ----------------------===//
 
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4.h"
+#include "nvfp4/Support/Formats.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
@@ -28,7 +29,8 @@ void NVFP4Dialect::initialize() {
 }
 
 int64_t mlir::nvfp4::getBlockSize(ScaleFormat format) {
-  return format == ScaleFormat::NVFP4 ? 16 : 32;
+  return format == ScaleFormat::NVFP4 ? ::nvfp4::formats::kNVFP4BlockSize
+                                      : ::nvfp4::formats::kMXFP4BlockSize;
 }
 
 Type mlir::nvfp4::getScaleElementType(MLIRContext *ctx, ScaleFormat format) {
