@@ -77,6 +77,18 @@ const char *ref::name(ElementType type) {
   return "?";
 }
 
+const char *ref::name(Distribution dist) {
+  switch (dist) {
+  case Distribution::Full:
+    return "full";
+  case Distribution::Weak:
+    return "weak";
+  case Distribution::Extreme:
+    return "extreme";
+  }
+  return "?";
+}
+
 int64_t ref::blockSize(ScaleFormat format) {
   return format == ScaleFormat::NVFP4 ? formats::kNVFP4BlockSize
                                       : formats::kMXFP4BlockSize;

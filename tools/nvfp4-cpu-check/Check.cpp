@@ -54,18 +54,6 @@ uint32_t nvfp4::cpucheck::floatToBits(float f) {
   return bits;
 }
 
-const char *nvfp4::cpucheck::name(ref::Distribution dist) {
-  switch (dist) {
-  case ref::Distribution::Full:
-    return "full";
-  case ref::Distribution::Weak:
-    return "weak";
-  case ref::Distribution::Extreme:
-    break;
-  }
-  return "extreme";
-}
-
 const char *nvfp4::cpucheck::name(InputType t) {
   return t == InputType::F32 ? "f32" : t == InputType::F16 ? "f16" : "bf16";
 }

@@ -38,7 +38,6 @@ int64_t firstDifference(const std::vector<uint8_t> &x,
 
 uint32_t floatToBits(float f);
 
-const char *name(ref::Distribution dist);
 
 struct Shape {
   int64_t m, k, l;

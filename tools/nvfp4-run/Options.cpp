@@ -15,18 +15,6 @@
 using namespace nvfp4;
 using namespace nvfp4::run;
 
-const char *nvfp4::run::name(ref::Distribution dist) {
-  switch (dist) {
-  case ref::Distribution::Full:
-    return "full";
-  case ref::Distribution::Weak:
-    return "weak";
-  case ref::Distribution::Extreme:
-    break;
-  }
-  return "extreme"; // not offered by --dist: cpu-check only
-}
-
 const char *nvfp4::run::name(FlushMode mode) {
   return mode == FlushMode::Clean ? "clean" : "dirty";
 }

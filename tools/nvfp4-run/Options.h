@@ -58,7 +58,6 @@ std::optional<float> chooseAlpha(const Options &options,
 
 inline constexpr float kDefaultAlpha = 0.75f;
 
-const char *name(ref::Distribution dist);
 const char *name(FlushMode mode);
 
 } // namespace nvfp4::run

@@ -106,6 +106,8 @@ struct GemvInputs {
 };
 GemvInputs generateGemvInputs(const GemvProblem &p, Distribution dist,
                               uint64_t seed);
+/// "full", "weak", "extreme".
+const char *name(Distribution dist);
 
 } // namespace nvfp4::ref
 
