@@ -39,6 +39,17 @@ namespace nvfp4 {
 /// Patterns rewriting every nvfp4 op into scf/arith/memref loops.
 void populateNVFP4ToLoopsPatterns(RewritePatternSet &patterns);
 
+/// Patterns outlining nvfp4.gemv and nvfp4.convert_scale_layout (static
+/// shapes) into CUDA-core kernels, each in its own gpu.module at the end of
+/// the enclosing module, launched by gpu.launch_func. A pattern that cannot
+/// lower its op reports a located error and fails to match.
+void populateNVFP4ToGPUConversionPatterns(
+    RewritePatternSet &patterns, const ConvertNVFP4ToGPUOptions &options);
+
+/// Patterns outlining nvfp4.gemv into Blackwell tcgen05 kernels (as above).
+void populateNVFP4ToTcgen05ConversionPatterns(
+    RewritePatternSet &patterns, const ConvertNVFP4ToTcgen05Options &options);
+
 #define GEN_PASS_REGISTRATION
 #include "nvfp4/Conversion/Passes.h.inc"
 } // namespace nvfp4

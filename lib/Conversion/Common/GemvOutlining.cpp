@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
@@ -21,19 +22,32 @@ std::string mlir::nvfp4::gemvKernelName(GemvOp op, StringRef suffix) {
   return name;
 }
 
-gpu::GPUFuncOp mlir::nvfp4::createGemvKernel(OpBuilder &b, ModuleOp module,
-                                             SymbolTable &symbols, GemvOp op,
-                                             StringRef name, StringRef chip,
-                                             int64_t threads) {
+gpu::GPUModuleOp mlir::nvfp4::createKernelModule(RewriterBase &rewriter,
+                                                 ModuleOp module, Location loc,
+                                                 StringRef name,
+                                                 StringRef chip) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  StringRef container = gpu::GPUDialect::getContainerModuleAttrName();
+  if (!module->hasAttr(container))
+    rewriter.modifyOpInPlace(
+        module, [&] { module->setAttr(container, rewriter.getUnitAttr()); });
+  rewriter.setInsertionPointToEnd(module.getBody());
+  auto target =
+      NVVM::NVVMTargetAttr::get(rewriter.getContext(),
+                                /*optLevel=*/3, "nvptx64-nvidia-cuda", chip,
+                                ::nvfp4::findChip(chip)->ptxFeatures);
+  auto gpuModule = gpu::GPUModuleOp::create(rewriter, loc, name,
+                                            rewriter.getArrayAttr({target}));
+  SymbolTable(module).insert(gpuModule); // renames on a clash
+  return gpuModule;
+}
+
+gpu::GPUFuncOp mlir::nvfp4::createGemvKernel(RewriterBase &b, ModuleOp module,
+                                             GemvOp op, StringRef name,
+                                             StringRef chip, int64_t threads) {
   OpBuilder::InsertionGuard guard(b);
   Location loc = op.getLoc();
-  b.setInsertionPointToEnd(module.getBody());
-  auto target = NVVM::NVVMTargetAttr::get(b.getContext(), /*optLevel=*/3,
-                                          "nvptx64-nvidia-cuda", chip,
-                                          ::nvfp4::findChip(chip)->ptxFeatures);
-  auto gpuModule =
-      gpu::GPUModuleOp::create(b, loc, name, b.getArrayAttr({target}));
-  symbols.insert(gpuModule); // renames on a clash
+  gpu::GPUModuleOp gpuModule = createKernelModule(b, module, loc, name, chip);
 
   SmallVector<Type> argTypes;
   for (Value v : {op.getA(), op.getSfa(), op.getB(), op.getSfb(), op.getC()})
@@ -79,7 +93,7 @@ NamedAttrList mlir::nvfp4::gemvLaunchInfo(OpBuilder &b, GemvOp op,
   return attrs;
 }
 
-void mlir::nvfp4::replaceGemvWithLaunch(OpBuilder &b, GemvOp op,
+void mlir::nvfp4::replaceGemvWithLaunch(RewriterBase &b, GemvOp op,
                                         gpu::GPUFuncOp kernel, int64_t gridX,
                                         int64_t sharedBytes,
                                         DictionaryAttr info) {
@@ -103,5 +117,5 @@ void mlir::nvfp4::replaceGemvWithLaunch(OpBuilder &b, GemvOp op,
                       cst(1)},
       gpu::KernelDim3{cst(threads), cst(1), cst(1)}, shared, args);
   launch->setAttr(kLaunchAttrName, info);
-  op.erase();
+  b.eraseOp(op);
 }

@@ -24,7 +24,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace mlir::nvfp4 {
 #define GEN_PASS_DEF_CONVERTNVFP4TOGPU
@@ -96,6 +97,84 @@ DictionaryAttr launchInfo(OpBuilder &b, ConvertScaleLayoutOp op, StringRef name,
   return attrs.getDictionary(b.getContext());
 }
 
+/// nvfp4.gemv -> its own gpu.module + gpu.launch_func (GemvKernel.cpp).
+struct GemvLowering : public OpRewritePattern<GemvOp> {
+  GemvLowering(MLIRContext *ctx, const ConvertNVFP4ToGPUOptions &options)
+      : OpRewritePattern(ctx), options(options) {}
+
+  LogicalResult matchAndRewrite(GemvOp op,
+                                PatternRewriter &rewriter) const override {
+    // Invalid options are a located error, not a silent non-match.
+    FailureOr<KernelConfig> cfg = resolveKernelConfig(op, options);
+    if (failed(cfg))
+      return failure();
+    auto module = op->getParentOfType<ModuleOp>();
+    gpu::GPUFuncOp kernel = createGemvKernel(
+        rewriter, module, op, gemvKernelName(op), cfg->chip, cfg->threads());
+    if (cfg->maxRegisters)
+      kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                      rewriter.getI32IntegerAttr(cfg->maxRegisters));
+    buildGemvKernelBody(rewriter, kernel, op, *cfg);
+    int64_t grid = gridX(op, *cfg);
+    replaceGemvWithLaunch(rewriter, op, kernel, grid, /*sharedBytes=*/0,
+                          launchInfo(rewriter, op, kernel, *cfg, grid));
+    return success();
+  }
+
+  ConvertNVFP4ToGPUOptions options;
+};
+
+/// nvfp4.convert_scale_layout -> one thread per destination byte
+/// (ConvertScaleLayoutKernel.cpp).
+struct ConvertScaleLayoutLowering
+    : public OpRewritePattern<ConvertScaleLayoutOp> {
+  ConvertScaleLayoutLowering(MLIRContext *ctx, StringRef chip)
+      : OpRewritePattern(ctx), chip(chip.str()) {}
+
+  LogicalResult matchAndRewrite(ConvertScaleLayoutOp op,
+                                PatternRewriter &rewriter) const override {
+    if (failed(checkChip(op, chip)))
+      return failure();
+    FailureOr<ConvertLaunch> launchDims = resolveConvertLaunch(op);
+    if (failed(launchDims))
+      return failure();
+    Location loc = op.getLoc();
+    auto module = op->getParentOfType<ModuleOp>();
+    gpu::GPUModuleOp gpuModule =
+        createKernelModule(rewriter, module, loc, kernelName(op), chip);
+    std::string name = gpuModule.getName().str();
+
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(gpuModule.getBody());
+    auto kernel = gpu::GPUFuncOp::create(
+        rewriter, loc, name,
+        rewriter.getFunctionType(
+            {op.getSource().getType(), op.getDest().getType()}, {}));
+    kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                    rewriter.getUnitAttr());
+    kernel.setKnownBlockSizeAttr(rewriter.getDenseI32ArrayAttr(
+        {static_cast<int32_t>(launchDims->threads()), 1, 1}));
+    buildConvertScaleLayoutKernelBody(rewriter, kernel, op);
+
+    rewriter.setInsertionPoint(op);
+    auto cst = [&](int64_t v) {
+      return arith::ConstantIndexOp::create(rewriter, loc, v).getResult();
+    };
+    auto launch = gpu::LaunchFuncOp::create(
+        rewriter, loc, kernel,
+        gpu::KernelDim3{cst(launchDims->gridX), cst(launchDims->gridY), cst(1)},
+        gpu::KernelDim3{cst(launchDims->threads()), cst(1), cst(1)},
+        /*dynamicSharedMemorySize=*/Value(),
+        ValueRange{op.getSource(), op.getDest()});
+    launch->setAttr(kLaunchAttrName,
+                    launchInfo(rewriter, op, name, chip, *launchDims));
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  std::string chip;
+};
+
 struct ConvertNVFP4ToGPUPass
     : public mlir::nvfp4::impl::ConvertNVFP4ToGPUBase<ConvertNVFP4ToGPUPass> {
   using Base::Base;
@@ -117,97 +196,24 @@ struct ConvertNVFP4ToGPUPass
     options.vectorInShared = vectorInShared;
     options.maxRegisters = maxRegisters;
     options.interleaveRows = interleaveRows;
-    // In program order, so kernels appear in the order of their ops.
-    SmallVector<Operation *> ops;
-    module.walk([&](Operation *op) {
-      if (isa<GemvOp, ConvertScaleLayoutOp>(op))
-        ops.push_back(op);
+    RewritePatternSet patterns(&getContext());
+    populateNVFP4ToGPUConversionPatterns(patterns, options);
+    // One walk in program order, so kernels appear in the order of their
+    // ops; a pattern that fails has reported a located error.
+    walkAndApplyPatterns(module, std::move(patterns));
+    WalkResult left = module.walk([](Operation *op) {
+      return isa<GemvOp, ConvertScaleLayoutOp>(op) ? WalkResult::interrupt()
+                                                   : WalkResult::advance();
     });
-    if (ops.empty())
-      return;
-    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
-                    UnitAttr::get(&getContext()));
-    SymbolTable symbols(module);
-    for (Operation *op : ops) {
-      LogicalResult lowered =
-          isa<GemvOp>(op)
-              ? lowerGemv(cast<GemvOp>(op), options, symbols)
-              : lowerConvert(cast<ConvertScaleLayoutOp>(op), symbols);
-      if (failed(lowered))
-        return signalPassFailure();
-    }
-  }
-
-  /// A gpu.module for one kernel, inserted (and uniquely named) at the end
-  /// of the module.
-  gpu::GPUModuleOp createKernelModule(OpBuilder &b, Location loc,
-                                      StringRef chipName, StringRef name,
-                                      SymbolTable &symbols) {
-    b.setInsertionPointToEnd(getOperation().getBody());
-    auto target = NVVM::NVVMTargetAttr::get(
-        &getContext(), /*optLevel=*/3, "nvptx64-nvidia-cuda", chipName,
-        ::nvfp4::findChip(chipName)->ptxFeatures);
-    auto gpuModule =
-        gpu::GPUModuleOp::create(b, loc, name, b.getArrayAttr({target}));
-    symbols.insert(gpuModule); // renames on a clash
-    return gpuModule;
-  }
-
-  LogicalResult lowerConvert(ConvertScaleLayoutOp op, SymbolTable &symbols) {
-    if (failed(checkChip(op, chip)))
-      return failure();
-    FailureOr<ConvertLaunch> launchDims = resolveConvertLaunch(op);
-    if (failed(launchDims))
-      return failure();
-    OpBuilder b(op);
-    Location loc = op.getLoc();
-    auto gpuModule = createKernelModule(b, loc, chip, kernelName(op), symbols);
-    std::string name = gpuModule.getName().str();
-
-    b.setInsertionPointToStart(gpuModule.getBody());
-    auto kernel = gpu::GPUFuncOp::create(
-        b, loc, name,
-        b.getFunctionType({op.getSource().getType(), op.getDest().getType()},
-                          {}));
-    kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-    kernel.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
-        {static_cast<int32_t>(launchDims->threads()), 1, 1}));
-    buildConvertScaleLayoutKernelBody(b, kernel, op);
-
-    b.setInsertionPoint(op);
-    auto cst = [&](int64_t v) {
-      return arith::ConstantIndexOp::create(b, loc, v).getResult();
-    };
-    auto launch = gpu::LaunchFuncOp::create(
-        b, loc, kernel,
-        gpu::KernelDim3{cst(launchDims->gridX), cst(launchDims->gridY), cst(1)},
-        gpu::KernelDim3{cst(launchDims->threads()), cst(1), cst(1)},
-        /*dynamicSharedMemorySize=*/Value(),
-        ValueRange{op.getSource(), op.getDest()});
-    launch->setAttr(kLaunchAttrName, launchInfo(b, op, name, chip, *launchDims));
-    op.erase();
-    return success();
-  }
-
-  LogicalResult lowerGemv(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
-                          SymbolTable &symbols) {
-    FailureOr<KernelConfig> cfg = resolveKernelConfig(op, options);
-    if (failed(cfg))
-      return failure();
-    OpBuilder b(op);
-    gpu::GPUFuncOp kernel =
-        createGemvKernel(b, getOperation(), symbols, op, gemvKernelName(op),
-                         cfg->chip, cfg->threads());
-    if (cfg->maxRegisters)
-      kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
-                      b.getI32IntegerAttr(cfg->maxRegisters));
-    buildGemvKernelBody(b, kernel, op, *cfg);
-
-    int64_t grid = gridX(op, *cfg);
-    replaceGemvWithLaunch(b, op, kernel, grid, /*sharedBytes=*/0,
-                          launchInfo(b, op, kernel, *cfg, grid));
-    return success();
+    if (left.wasInterrupted())
+      signalPassFailure();
   }
 };
 
 } // namespace
+
+void mlir::nvfp4::populateNVFP4ToGPUConversionPatterns(
+    RewritePatternSet &patterns, const ConvertNVFP4ToGPUOptions &options) {
+  patterns.add<GemvLowering>(patterns.getContext(), options);
+  patterns.add<ConvertScaleLayoutLowering>(patterns.getContext(), options.chip);
+}

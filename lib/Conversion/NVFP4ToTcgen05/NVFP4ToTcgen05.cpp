@@ -21,7 +21,8 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace mlir::nvfp4 {
 #define GEN_PASS_DEF_CONVERTNVFP4TOTCGEN05
@@ -55,30 +56,17 @@ DictionaryAttr launchInfo(OpBuilder &b, GemvOp op, gpu::GPUFuncOp kernel,
   return attrs.getDictionary(b.getContext());
 }
 
-struct ConvertNVFP4ToTcgen05Pass
-    : public mlir::nvfp4::impl::ConvertNVFP4ToTcgen05Base<
-          ConvertNVFP4ToTcgen05Pass> {
-  using Base::Base;
+/// nvfp4.gemv -> its own gpu.module with a tcgen05 kernel + gpu.launch_func.
+struct GemvToTcgen05Lowering : public OpRewritePattern<GemvOp> {
+  GemvToTcgen05Lowering(MLIRContext *ctx,
+                        const ConvertNVFP4ToTcgen05Options &options)
+      : OpRewritePattern(ctx), options(options) {}
 
-  void runOnOperation() override {
-    ModuleOp module = getOperation();
-    SmallVector<GemvOp> gemvs;
-    module.walk([&](GemvOp op) { gemvs.push_back(op); });
-    if (gemvs.empty())
-      return;
-    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
-                    UnitAttr::get(&getContext()));
-    SymbolTable symbols(module);
-    for (GemvOp op : gemvs)
-      if (failed(lowerGemv(op, symbols)))
-        return signalPassFailure();
-  }
-
-  FailureOr<plan::GemvPlan> makePlan(GemvOp op) {
-    const ::nvfp4::ChipInfo *info = ::nvfp4::findChip(chip);
+  FailureOr<plan::GemvPlan> makePlan(GemvOp op) const {
+    const ::nvfp4::ChipInfo *info = ::nvfp4::findChip(options.chip);
     if (!info || !info->tcgen05)
-      return op.emitOpError()
-             << "the tcgen05 lowering targets sm_100a, not '" << chip << "'";
+      return op.emitOpError() << "the tcgen05 lowering targets sm_100a, not '"
+                              << options.chip << "'";
     for (Value v :
          {op.getA(), op.getSfa(), op.getB(), op.getSfb(), op.getC()}) {
       auto t = cast<MemRefType>(v.getType());
@@ -94,30 +82,57 @@ struct ConvertNVFP4ToTcgen05Pass
     p.k = a.getDimSize(2) * 2;
     p.mxfp4 = op.getFormat() == ScaleFormat::MXFP4;
     p.blocked = op.getLayout() == ScaleLayout::Blocked128x4;
-    p.stages = stages;
+    p.stages = options.stages;
     std::string why;
     if (!p.isValid(&why))
       return op.emitOpError() << "cannot lower to tcgen05: " << why;
     return p;
   }
 
-  LogicalResult lowerGemv(GemvOp op, SymbolTable &symbols) {
+  LogicalResult matchAndRewrite(GemvOp op,
+                                PatternRewriter &rewriter) const override {
     FailureOr<plan::GemvPlan> p = makePlan(op);
     if (failed(p))
       return failure();
-    OpBuilder b(op);
-    gpu::GPUFuncOp kernel =
-        createGemvKernel(b, getOperation(), symbols, op,
-                         gemvKernelName(op, "_tcgen05"), chip, plan::kThreads);
+    gpu::GPUFuncOp kernel = createGemvKernel(
+        rewriter, op->getParentOfType<ModuleOp>(), op,
+        gemvKernelName(op, "_tcgen05"), options.chip, plan::kThreads);
     // How the scale factors reach the 128x4 atoms tcgen05.cp reads.
     kernel->setAttr(kScaleStagingAttrName,
-                    b.getStringAttr(p->blocked ? kStagingBlockedCopy
+                    rewriter.getStringAttr(p->blocked
+                                               ? kStagingBlockedCopy
                                                : kStagingLinearToBlocked));
-    tc5::buildTcgen05GemvKernelBody(b, kernel, op, *p);
-    replaceGemvWithLaunch(b, op, kernel, p->rowTiles(), p->sharedBytes(),
-                          launchInfo(b, op, kernel, chip, *p));
+    tc5::buildTcgen05GemvKernelBody(rewriter, kernel, op, *p);
+    replaceGemvWithLaunch(rewriter, op, kernel, p->rowTiles(), p->sharedBytes(),
+                          launchInfo(rewriter, op, kernel, options.chip, *p));
     return success();
+  }
+
+  ConvertNVFP4ToTcgen05Options options;
+};
+
+struct ConvertNVFP4ToTcgen05Pass
+    : public mlir::nvfp4::impl::ConvertNVFP4ToTcgen05Base<
+          ConvertNVFP4ToTcgen05Pass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ConvertNVFP4ToTcgen05Options options;
+    options.chip = chip;
+    options.stages = stages;
+    RewritePatternSet patterns(&getContext());
+    populateNVFP4ToTcgen05ConversionPatterns(patterns, options);
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
+    WalkResult left =
+        getOperation().walk([](GemvOp) { return WalkResult::interrupt(); });
+    if (left.wasInterrupted())
+      signalPassFailure();
   }
 };
 
 } // namespace
+
+void mlir::nvfp4::populateNVFP4ToTcgen05ConversionPatterns(
+    RewritePatternSet &patterns, const ConvertNVFP4ToTcgen05Options &options) {
+  patterns.add<GemvToTcgen05Lowering>(patterns.getContext(), options);
+}

@@ -15,17 +15,23 @@
 #include "mlir/IR/BuiltinOps.h"
 
 namespace mlir {
-class SymbolTable;
+class RewriterBase;
 namespace nvfp4 {
 
 /// nvfp4_gemv_<M>x<K>x<L>_<format>_<layout>_<output><suffix>.
 std::string gemvKernelName(GemvOp op, StringRef suffix = "");
 
-/// A new gpu.module at the end of `module` (target `chip`, PTX 8.8, uniqued
-/// name) holding an empty kernel with the gemv ABI and `threads` threads.
-gpu::GPUFuncOp createGemvKernel(OpBuilder &b, ModuleOp module,
-                                SymbolTable &symbols, GemvOp op, StringRef name,
-                                StringRef chip, int64_t threads);
+/// A new gpu.module named `name` (uniqued) at the end of `module`, for
+/// `chip` (features from the chip table); `module` becomes a GPU container.
+gpu::GPUModuleOp createKernelModule(RewriterBase &rewriter, ModuleOp module,
+                                    Location loc, StringRef name,
+                                    StringRef chip);
+
+/// A new kernel module (createKernelModule) holding an empty kernel with the
+/// gemv ABI and `threads` threads.
+gpu::GPUFuncOp createGemvKernel(RewriterBase &rewriter, ModuleOp module,
+                                GemvOp op, StringRef name, StringRef chip,
+                                int64_t threads);
 
 /// The manifest entries every gemv kernel has; lowerings add their own
 /// (`strategy`, `config`) before building the dictionary.
@@ -35,9 +41,9 @@ NamedAttrList gemvLaunchInfo(OpBuilder &b, GemvOp op, gpu::GPUFuncOp kernel,
 
 /// Replaces `op` by a launch of `kernel` on (gridX, L, 1) CTAs with
 /// `sharedBytes` of dynamic shared memory, carrying `info` as nvfp4.launch.
-void replaceGemvWithLaunch(OpBuilder &b, GemvOp op, gpu::GPUFuncOp kernel,
-                           int64_t gridX, int64_t sharedBytes,
-                           DictionaryAttr info);
+void replaceGemvWithLaunch(RewriterBase &rewriter, GemvOp op,
+                           gpu::GPUFuncOp kernel, int64_t gridX,
+                           int64_t sharedBytes, DictionaryAttr info);
 
 } // namespace nvfp4
 } // namespace mlir
