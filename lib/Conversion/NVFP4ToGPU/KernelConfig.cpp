@@ -82,6 +82,11 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
     return failure();
   const ::nvfp4::ChipInfo &chip = *::nvfp4::findChip(options.chip);
   int64_t rows = aType.getDimSize(1), rowBytes = aType.getDimSize(2);
+  if (rows < 1 || rowBytes < 1 || aType.getDimSize(0) < 1)
+    return op.emitOpError() << "needs M, K and L of at least 1 for the GPU "
+                               "lowering, got M = "
+                            << rows << ", K = " << rowBytes * 2
+                            << ", L = " << aType.getDimSize(0);
   KernelConfig cfg;
   cfg.chip = options.chip;
   cfg.cacheHints = options.cacheHints;

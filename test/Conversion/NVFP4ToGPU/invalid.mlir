@@ -15,6 +15,7 @@
 // RUN: nvfp4-opt %t/empty-slices.mlir --convert-nvfp4-to-gpu="chip=sm_90a cta-split-k=5" -verify-diagnostics
 // RUN: nvfp4-opt %t/rows-per-block.mlir --convert-nvfp4-to-gpu="chip=sm_90a rows-per-block=10 rows-per-thread=4" -verify-diagnostics
 // RUN: nvfp4-opt %t/threads.mlir --convert-nvfp4-to-gpu="chip=sm_90a rows-per-block=4 rows-per-thread=4 lanes-per-row=8 split-k=1 cta-split-k=1" -verify-diagnostics
+// RUN: nvfp4-opt %t/empty.mlir --convert-nvfp4-to-gpu="chip=sm_90a" -verify-diagnostics
 // RUN: nvfp4-opt %t/dynamic.mlir --convert-nvfp4-to-gpu="chip=sm_90a" -split-input-file -verify-diagnostics
 
 //--- chip.mlir
@@ -130,5 +131,12 @@ func.func @gemv(%a: memref<1x256x64xi8>, %sfa: memref<1x256x8xf8E4M3FN>, %b: mem
 func.func @gemv(%a: memref<1x256x64xi8>, %sfa: memref<1x256x8xf8E4M3FN>, %b: memref<1x64xi8>, %sfb: memref<1x8xf8E4M3FN>, %c: memref<1x256xf16>) {
   // expected-error @+1 {{rows-per-block / rows-per-thread * lanes-per-row * split-k = 1 * 8 * 1 = 8 threads; a CTA needs a multiple of 32 in [32, 1024]}}
   nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x256x64xi8>, memref<1x256x8xf8E4M3FN>, memref<1x64xi8>, memref<1x8xf8E4M3FN> into memref<1x256xf16>
+  return
+}
+
+//--- empty.mlir
+func.func @gemv(%a: memref<1x0x64xi8>, %sfa: memref<1x0x8xf8E4M3FN>, %b: memref<1x64xi8>, %sfb: memref<1x8xf8E4M3FN>, %c: memref<1x0xf16>) {
+  // expected-error @+1 {{needs M, K and L of at least 1 for the GPU lowering, got M = 0, K = 128, L = 1}}
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x0x64xi8>, memref<1x0x8xf8E4M3FN>, memref<1x64xi8>, memref<1x8xf8E4M3FN> into memref<1x0xf16>
   return
 }
