@@ -63,8 +63,6 @@ FailureOr<LaunchShape> launchShape(gpu::LaunchFuncOp launch) {
   return s;
 }
 
-bool isRuntimeFunction(StringRef name) { return name.starts_with("nvfp4sim_"); }
-
 class KernelModuleLowering {
 public:
   KernelModuleLowering(ModuleOp host, gpu::GPUModuleOp kernels,
@@ -99,6 +97,19 @@ private:
 
   LogicalResult moveSymbolsToHost() {
     SymbolTable hostSymbols(host);
+    for (Operation &op : *kernels.getBody()) {
+      if (op.hasTrait<OpTrait::IsTerminator>())
+        continue;
+      if (op.getName().getDialectNamespace() != "llvm")
+        return op.emitError("'")
+               << op.getName()
+               << "' in a kernel module: host simulation needs kernels "
+                  "lowered to the LLVM and NVVM dialects";
+      auto func = dyn_cast<LLVM::LLVMFuncOp>(op);
+      if (func && func.isExternal())
+        return func.emitError("kernel calls external function '")
+               << func.getName() << "', which has no host simulation";
+    }
     for (Operation &op : llvm::make_early_inc_range(*kernels.getBody())) {
       if (auto sym = dyn_cast<SymbolOpInterface>(op)) {
         auto newName =
@@ -121,9 +132,6 @@ private:
         // GPU-only function attributes (nvvm.kernel, nvvm.reqntid, ...).
         for (NamedAttribute attr : llvm::to_vector(func->getDiscardableAttrs()))
           func->removeDiscardableAttr(attr.getName());
-        if (func.isExternal() && !isRuntimeFunction(func.getName()))
-          return func.emitError("kernel calls external function '")
-                 << func.getName() << "', which has no host simulation";
         if (!func.isExternal())
           func.setLinkage(LLVM::Linkage::Internal);
       }
