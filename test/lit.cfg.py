@@ -52,5 +52,19 @@ def _cuda_usable():
         return False
 
 
+def _cuda_devices():
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+        count = ctypes.c_int(0)
+        if cuda.cuInit(0) != 0 or cuda.cuDeviceGetCount(ctypes.byref(count)):
+            return 0
+        return count.value
+    except OSError:
+        return 0
+
+
 if not _cuda_usable():
     config.available_features.add("no-cuda-driver")
+# test/Integration/GPU runs kernels: only where a device is there to run them.
+if _cuda_devices() > 0:
+    config.available_features.add("cuda")
