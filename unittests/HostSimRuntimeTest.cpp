@@ -126,10 +126,13 @@ TEST_F(RuntimeTest, BarrierOrdersSharedMemoryInBothOrders) {
   }
 }
 
+/// Half of warp 1 waits in a shuffle for the other half, which waits at the
+/// barrier with warp 0: neither can complete. (Threads at different barrier
+/// instructions would not deadlock: barrier 0 counts arrivals, as on the
+/// hardware.)
 void divergentKernel(void *) {
-  if (nvfp4sim_sreg(NVFP4SIM_TID_X) < 32)
-    nvfp4sim_barrier();
-  else
+  int32_t tid = nvfp4sim_sreg(NVFP4SIM_TID_X);
+  if (tid >= 32 && tid < 48)
     nvfp4sim_shfl(NVFP4SIM_SHFL_BFLY, -1, 0, 1, 0x1F);
   nvfp4sim_barrier();
 }
