@@ -81,6 +81,21 @@ def parse(path):
     return mutations
 
 
+def quick_targets(m):
+    """What the quick subset of a mutation needs rebuilt."""
+    regex = m.get("quick", DEFAULT_QUICK)
+    targets = ["nvfp4-opt"]
+    if "sim-check" in regex:
+        targets.append("nvfp4-sim-check")
+    if "cpu-check" in regex:
+        targets.append("nvfp4-cpu-check")
+    if "Unit" in regex:
+        targets.append("nvfp4-unittests")
+    if "Docs" in regex:
+        targets.append("nvfp4-docs")
+    return targets
+
+
 def run(cmd, log):
     with open(log, "a") as out:
         out.write(f"\n$ {' '.join(cmd)}\n")
@@ -145,7 +160,8 @@ def main():
         try:
             with open(path, "w") as f:
                 f.write(original.replace(m["old"], m["new"], 1))
-            build = run(["ninja", "-C", args.build, "-j", args.jobs] + TARGETS,
+            build = run(["ninja", "-C", args.build, "-j", args.jobs] +
+                        (quick_targets(m) if args.quick else TARGETS),
                         args.log)
             if build != 0:
                 outcome = "caught (build)"
