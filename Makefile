@@ -33,7 +33,8 @@ $(BUILD)/build.ninja: | deps
 configure: $(BUILD)/build.ninja
 
 build: configure
-	ninja -C $(BUILD) -j $(JOBS) nvfp4-opt nvfp4-run nvfp4-cpu-check nvfp4-unittests nvfp4-docs
+	ninja -C $(BUILD) -j $(JOBS) nvfp4-opt nvfp4-run nvfp4-cpu-check nvfp4-sim-check \
+	  nvfp4-unittests nvfp4-docs
 
 demo: build
 	@scripts/demo.sh $(OPT) $(RUNNER) $(RUNNER_LIBS)

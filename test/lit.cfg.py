@@ -29,7 +29,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.nvfp4_tools_dir, config.llvm_tools_dir]
-tools = ["nvfp4-opt", "nvfp4-run", "nvfp4-cpu-check", "mlir-runner", "mlir-translate", "not", "split-file",
+tools = ["nvfp4-opt", "nvfp4-run", "nvfp4-cpu-check", "nvfp4-sim-check", "mlir-runner", "mlir-translate", "not", "split-file",
          ToolSubst("%python", command=shutil.which("python3") or "python3")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
@@ -52,5 +52,19 @@ def _cuda_usable():
         return False
 
 
+def _cuda_devices():
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+        count = ctypes.c_int(0)
+        if cuda.cuInit(0) != 0 or cuda.cuDeviceGetCount(ctypes.byref(count)):
+            return 0
+        return count.value
+    except OSError:
+        return 0
+
+
 if not _cuda_usable():
     config.available_features.add("no-cuda-driver")
+# test/Integration/GPU runs kernels: only where a device is there to run them.
+if _cuda_devices() > 0:
+    config.available_features.add("cuda")

@@ -12,8 +12,8 @@
 
 using namespace mlir;
 
-void mlir::nvfp4::buildPTXPipeline(OpPassManager &pm,
-                                   const PTXPipelineOptions &options) {
+void mlir::nvfp4::buildKernelsToNVVMPasses(OpPassManager &pm,
+                                           const PTXPipelineOptions &options) {
   ConvertNVFP4ToGPUOptions kernel;
   kernel.chip = options.chip;
   kernel.rowsPerBlock = options.rowsPerBlock;
@@ -54,7 +54,11 @@ void mlir::nvfp4::buildPTXPipeline(OpPassManager &pm,
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
   device.addPass(createReconcileUnrealizedCastsPass());
+}
 
+void mlir::nvfp4::buildPTXPipeline(OpPassManager &pm,
+                                   const PTXPipelineOptions &options) {
+  buildKernelsToNVVMPasses(pm, options);
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa";
   pm.addPass(createGpuModuleToBinaryPass(binary));

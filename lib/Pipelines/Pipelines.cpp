@@ -19,4 +19,10 @@ void mlir::nvfp4::registerNVFP4Pipelines() {
       "nvfp4-to-ptx",
       "Lower nvfp4.gemv to CUDA-core kernels in a gpu.binary holding PTX",
       buildPTXPipeline);
+  PassPipelineRegistration<PTXPipelineOptions>(
+      "nvfp4-to-host-sim",
+      "Lower nvfp4.gemv like --nvfp4-to-ptx, but to host code that the GPU "
+      "simulation runtime executes (same options; export-prefix prefixes the "
+      "symbols, export-dir is ignored)",
+      buildHostSimPipeline);
 }

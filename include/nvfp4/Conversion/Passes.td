@@ -127,4 +127,32 @@ def ConvertNVFP4ToTcgen05 : Pass<"convert-nvfp4-to-tcgen05", "::mlir::ModuleOp">
   ];
 }
 
+def ConvertGPUToHostSim : Pass<"convert-gpu-to-host-sim", "::mlir::ModuleOp"> {
+  let summary = "Turn NVVM-lowered GPU kernels into host code run by a "
+                "simulation runtime";
+  let description = [{
+    Takes every `gpu.module` whose kernels are already in the LLVM and NVVM
+    dialects (the IR `gpu-module-to-binary` would serialize) and moves its
+    functions into the host module as plain host code: special registers,
+    barriers and warp shuffles become calls into the simulation runtime
+    (`nvfp4/Runtime/HostSimABI.h`), which runs each CTA's threads as fibers;
+    `prmt`, `dp4a`, the paired conversions to f16x2 and the non-coherent
+    vector loads of inline PTX become exact runtime or LLVM equivalents;
+    shared-memory globals become per-CTA storage and address spaces are
+    dropped. Each kernel gets a C-callable launcher `<prefix><kernel>` taking
+    the kernel's arguments, with the grid and block of its `gpu.launch_func`,
+    which is replaced by a call to it.
+
+    An NVVM op, intrinsic call or inline assembly the pass does not know is a
+    located error: nothing is simulated approximately.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect"];
+  let options = [
+    Option<"prefix", "prefix", "std::string", /*default=*/"\"\"",
+           "Prefix of every symbol the pass creates or moves to the host">
+  ];
+}
+
 #endif // NVFP4_CONVERSION_PASSES_TD

@@ -94,6 +94,17 @@ struct PTXPipelineOptions : public PassPipelineOptions<PTXPipelineOptions> {
 /// nvfp4.gemv -> gpu kernels -> NVVM -> gpu.binary holding PTX.
 void buildPTXPipeline(OpPassManager &pm, const PTXPipelineOptions &options);
 
+/// The part of the PTX pipeline that both it and the host simulation run:
+/// nvfp4 ops -> gpu.module kernels in the LLVM/NVVM dialects, the IR that
+/// gpu-module-to-binary serializes.
+void buildKernelsToNVVMPasses(OpPassManager &pm,
+                              const PTXPipelineOptions &options);
+
+/// buildKernelsToNVVMPasses, then convert-gpu-to-host-sim (symbols prefixed
+/// with export-prefix) and the host code to the LLVM dialect: the kernels the
+/// PTX pipeline would assemble, as host code for the simulation runtime.
+void buildHostSimPipeline(OpPassManager &pm, const PTXPipelineOptions &options);
+
 } // namespace nvfp4
 } // namespace mlir
 

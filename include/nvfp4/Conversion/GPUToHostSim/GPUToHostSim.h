@@ -1,0 +1,28 @@
+//===- GPUToHostSim.h - GPU kernels as host code ----------------*- C++ -*-===//
+//
+// --convert-gpu-to-host-sim (declared in nvfp4/Conversion/Passes.td) turns
+// NVVM-lowered kernels into host code that the simulation runtime
+// (nvfp4/Runtime/HostSimABI.h) executes thread by thread. The patterns below
+// are its instruction table: one pattern per NVVM op or inline-PTX form.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NVFP4_CONVERSION_GPUTOHOSTSIM_GPUTOHOSTSIM_H
+#define NVFP4_CONVERSION_GPUTOHOSTSIM_GPUTOHOSTSIM_H
+
+namespace mlir {
+class ModuleOp;
+class RewritePatternSet;
+namespace nvfp4 {
+
+/// Declares every runtime function of HostSimABI.h in `module` (the patterns
+/// call them by name).
+void declareHostSimRuntime(ModuleOp module);
+
+/// Patterns rewriting NVVM ops and known inline PTX inside kernels (already
+/// moved into the host module) into runtime calls or plain LLVM ops.
+void populateGPUToHostSimPatterns(RewritePatternSet &patterns);
+
+} // namespace nvfp4
+} // namespace mlir
+
+#endif // NVFP4_CONVERSION_GPUTOHOSTSIM_GPUTOHOSTSIM_H

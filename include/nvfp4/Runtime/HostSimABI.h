@@ -1,0 +1,114 @@
+//===- HostSimABI.h - contract of the GPU-kernel host simulation -*- C++
+//-*-===//
+//
+// The functions a kernel rewritten by --convert-gpu-to-host-sim calls, and the
+// codes it passes them. Both the pass (which emits the calls by name) and the
+// runtime (lib/Runtime/HostSim.cpp, which defines them) include this header,
+// so a code cannot mean one thing to one side and another to the other.
+// Plain C declarations: the runtime links no MLIR.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NVFP4_RUNTIME_HOSTSIMABI_H
+#define NVFP4_RUNTIME_HOSTSIMABI_H
+
+#include <stdint.h>
+
+/// Bumped when a signature or a code below changes meaning.
+#define NVFP4SIM_ABI_VERSION 1
+
+/// Special registers (nvvm.read.ptx.sreg.*), the `which` of nvfp4sim_sreg.
+enum Nvfp4SimSreg {
+  NVFP4SIM_TID_X = 0,
+  NVFP4SIM_TID_Y,
+  NVFP4SIM_TID_Z,
+  NVFP4SIM_NTID_X,
+  NVFP4SIM_NTID_Y,
+  NVFP4SIM_NTID_Z,
+  NVFP4SIM_CTAID_X,
+  NVFP4SIM_CTAID_Y,
+  NVFP4SIM_CTAID_Z,
+  NVFP4SIM_NCTAID_X,
+  NVFP4SIM_NCTAID_Y,
+  NVFP4SIM_NCTAID_Z,
+  NVFP4SIM_LANEID,
+  NVFP4SIM_WARPID,
+  NVFP4SIM_NWARPID,
+  NVFP4SIM_WARPSIZE,
+};
+
+/// shfl.sync modes, the `mode` of nvfp4sim_shfl (PTX order).
+enum Nvfp4SimShflMode {
+  NVFP4SIM_SHFL_UP = 0,
+  NVFP4SIM_SHFL_DOWN,
+  NVFP4SIM_SHFL_BFLY,
+  NVFP4SIM_SHFL_IDX,
+};
+
+/// prmt.b32 modes, the `mode` of nvfp4sim_prmt (PTX order).
+enum Nvfp4SimPrmtMode {
+  NVFP4SIM_PRMT_DEFAULT = 0,
+  NVFP4SIM_PRMT_F4E,
+  NVFP4SIM_PRMT_B4E,
+  NVFP4SIM_PRMT_RC8,
+  NVFP4SIM_PRMT_ECL,
+  NVFP4SIM_PRMT_ECR,
+  NVFP4SIM_PRMT_RC16,
+};
+
+/// Source formats of the paired conversions to f16x2.
+enum Nvfp4SimCvtType {
+  NVFP4SIM_CVT_E4M3 = 0,
+  NVFP4SIM_CVT_E5M2,
+  NVFP4SIM_CVT_UE8M0,
+  NVFP4SIM_CVT_E2M1,
+};
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// A kernel as the runtime calls it: one call per simulated thread, with the
+/// launch's argument block.
+typedef void (*Nvfp4SimEntry)(void *args);
+
+/// Runs `entry` for every thread of a grid (CTA after CTA; the threads of a
+/// CTA as fibers, so barriers and warp shuffles synchronise exactly).
+/// `sharedBytes` of per-CTA shared memory start filled with 0xFF bytes.
+/// Errors (a deadlock, a lane missing from a shuffle) are reported on stderr
+/// and by nvfp4sim_error; the launch then stops.
+void nvfp4sim_launch(Nvfp4SimEntry entry, void *args, int32_t gridX,
+                     int32_t gridY, int32_t gridZ, int32_t blockX,
+                     int32_t blockY, int32_t blockZ, int64_t sharedBytes);
+/// The first error since the last nvfp4sim_clear_error, or null.
+const char *nvfp4sim_error(void);
+void nvfp4sim_clear_error(void);
+/// Runs ready threads from the highest thread id down instead of up (a kernel
+/// that misses a barrier then reads what the other order would not).
+void nvfp4sim_set_reverse_order(int32_t reverse);
+
+// Called by simulated threads.
+int32_t nvfp4sim_sreg(int32_t which);
+void *nvfp4sim_shared(void);
+/// bar.sync / barrier0: returns once every live thread of the CTA arrived.
+void nvfp4sim_barrier(void);
+/// shfl.sync: the value and, in bit 32, the valid predicate.
+int64_t nvfp4sim_shfl(int32_t mode, int32_t mask, int32_t value, int32_t offset,
+                      int32_t clamp);
+/// Pure instructions.
+int32_t nvfp4sim_prmt(int32_t mode, int32_t a, int32_t b, int32_t selector);
+int32_t nvfp4sim_dp4a(int32_t a, int32_t b, int32_t c, int32_t aSigned,
+                      int32_t bSigned);
+int32_t nvfp4sim_dp2a(int32_t a, int32_t b, int32_t c, int32_t aSigned,
+                      int32_t bSigned, int32_t hi);
+/// cvt.rn[.relu].f16x2.{e4m3x2,e5m2x2,e2m1x2} and cvt.rn.bf16x2.ue8m0x2:
+/// `bits` holds the two packed sources (first element in the low bits); the
+/// result packs two f16 (bf16 for ue8m0), first element in the low half.
+int32_t nvfp4sim_cvt_x2(int32_t type, int32_t bits, int32_t relu);
+/// cvt.rn.bf16.f32 of the f32 with bits `f32Bits` (bf16 bits in the low half).
+int32_t nvfp4sim_f32_to_bf16(int32_t f32Bits);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // NVFP4_RUNTIME_HOSTSIMABI_H

@@ -1,0 +1,515 @@
+//===- HostSim.cpp - runs rewritten GPU kernels on the host ---------------===//
+//
+// The runtime of --convert-gpu-to-host-sim (the calls are declared in
+// nvfp4/Runtime/HostSimABI.h). A launch runs its CTAs one after the other;
+// the threads of a CTA are ucontext fibers on small stacks, switched only at
+// synchronisation points, so a barrier resumes when every live thread of the
+// CTA reached it and a shuffle when every lane of its mask did. Running whole
+// CTAs in sequence is enough for kernels whose CTAs do not wait on each
+// other; a grid-wide scheduler (for a "last CTA reduces" split-K polling a
+// counter) would interleave CTAs the same way threads are interleaved here.
+//
+// Anything the simulated hardware would leave undefined and a kernel could
+// depend on is made loud: shared memory starts as 0xFF bytes (NaN as f32), a
+// shuffle reading a lane outside its mask gets 0xFFFFFFFF, and a deadlock, a
+// lane missing from a shuffle or disagreeing shuffles stop the launch with
+// an error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Runtime/HostSimABI.h"
+#include "nvfp4/Support/Formats.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <string>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+constexpr int kWarpSize = 32;
+constexpr size_t kStackBytes = 128 * 1024;
+
+enum class State { Ready, AtBarrier, AtShuffle, Done, Failed };
+
+struct ShuffleRequest {
+  int32_t mode, mask, value, offset, clamp;
+  int64_t result;
+};
+
+struct Thread {
+  ucontext_t context;
+  int32_t tid[3];
+  int32_t linear;
+  State state = State::Ready;
+  ShuffleRequest shuffle;
+};
+
+/// One fiber stack with a guard page below it, reused by every launch.
+struct Stack {
+  void *base = nullptr;
+  size_t bytes = 0;
+};
+std::vector<Stack> stackPool;
+
+void *stackFor(size_t index, size_t &bytes) {
+  while (stackPool.size() <= index) {
+    size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    size_t total = kStackBytes + page;
+    void *mem = mmap(nullptr, total, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mem == MAP_FAILED)
+      return nullptr;
+    mprotect(mem, page, PROT_NONE); // an overflow faults instead of corrupting
+    stackPool.push_back({static_cast<char *>(mem) + page, kStackBytes});
+  }
+  bytes = stackPool[index].bytes;
+  return stackPool[index].base;
+}
+
+struct Launch {
+  Nvfp4SimEntry entry;
+  void *args;
+  int32_t grid[3], block[3], ctaid[3];
+  std::vector<Thread> threads;
+  std::vector<unsigned char> shared;
+  ucontext_t scheduler;
+  Thread *current = nullptr;
+};
+
+Launch *active = nullptr;
+std::string firstError;
+bool reverseOrder = false;
+
+void fail(const std::string &message) {
+  if (firstError.empty()) {
+    firstError = message;
+    std::fprintf(stderr, "nvfp4sim: error: %s\n", message.c_str());
+  }
+}
+
+std::string where(const Launch &l, const Thread &t) {
+  char text[128];
+  std::snprintf(text, sizeof(text), "CTA (%d,%d,%d) thread (%d,%d,%d)",
+                l.ctaid[0], l.ctaid[1], l.ctaid[2], t.tid[0], t.tid[1],
+                t.tid[2]);
+  return text;
+}
+
+/// Back to the scheduler; returns when the scheduler resumes this thread.
+void yieldAs(State state) {
+  Thread *self = active->current;
+  self->state = state;
+  swapcontext(&self->context, &active->scheduler);
+}
+
+void fiberMain() {
+  active->entry(active->args);
+  active->current->state = State::Done; // uc_link returns to the scheduler
+}
+
+/// PTX shfl.sync: the source lane of `lane` and whether it is in range.
+int sourceLane(const ShuffleRequest &r, int lane, bool &valid) {
+  int b = r.offset & 31, c = r.clamp & 31, segmask = (r.clamp >> 8) & 31;
+  int maxLane = (lane & segmask) | (c & ~segmask);
+  int minLane = lane & segmask;
+  int j = lane;
+  switch (r.mode) {
+  case NVFP4SIM_SHFL_UP:
+    j = lane - b;
+    valid = j >= maxLane;
+    break;
+  case NVFP4SIM_SHFL_DOWN:
+    j = lane + b;
+    valid = j <= maxLane;
+    break;
+  case NVFP4SIM_SHFL_BFLY:
+    j = lane ^ b;
+    valid = j <= maxLane;
+    break;
+  default:
+    j = minLane | (b & ~segmask);
+    valid = j <= maxLane;
+    break;
+  }
+  return valid ? j : lane;
+}
+
+class CtaScheduler {
+public:
+  explicit CtaScheduler(Launch &l) : l(l) {}
+
+  bool run() {
+    int count = static_cast<int>(l.threads.size());
+    for (int i = 0; i < count; ++i) {
+      Thread &t = l.threads[i];
+      size_t bytes = 0;
+      void *stack = stackFor(i, bytes);
+      if (!stack) {
+        fail("cannot allocate a fiber stack");
+        return false;
+      }
+      getcontext(&t.context);
+      t.context.uc_stack.ss_sp = stack;
+      t.context.uc_stack.ss_size = bytes;
+      t.context.uc_link = &l.scheduler;
+      makecontext(&t.context, fiberMain, 0);
+      t.state = State::Ready;
+    }
+    for (int i = 0; i < count; ++i)
+      ready.push_back(&l.threads[reverseOrder ? count - 1 - i : i]);
+    live = count;
+    while (!ready.empty()) {
+      Thread *t = ready.front();
+      ready.pop_front();
+      l.current = t;
+      swapcontext(&l.scheduler, &t->context);
+      if (!firstError.empty())
+        return false;
+      if (!settle(*t))
+        return false;
+    }
+    if (live != 0)
+      return deadlock();
+    return true;
+  }
+
+private:
+  Launch &l;
+  std::deque<Thread *> ready;
+  int live = 0, atBarrier = 0;
+
+  bool settle(Thread &t) {
+    switch (t.state) {
+    case State::Done:
+      --live;
+      return releaseBarrierIfComplete() && checkShufflesAfterExit(t);
+    case State::AtBarrier:
+      ++atBarrier;
+      return releaseBarrierIfComplete();
+    case State::AtShuffle:
+      return resolveShuffle(t);
+    default:
+      fail(where(l, t) + ": stopped in an unexpected state");
+      return false;
+    }
+  }
+
+  /// Exited threads do not hold a barrier back (bar.sync waits for the
+  /// non-exited threads of the CTA).
+  bool releaseBarrierIfComplete() {
+    if (atBarrier == 0 || atBarrier != live)
+      return true;
+    size_t count = l.threads.size();
+    for (size_t i = 0; i < count; ++i) {
+      Thread &t = l.threads[reverseOrder ? count - 1 - i : i];
+      if (t.state == State::AtBarrier) {
+        t.state = State::Ready;
+        ready.push_back(&t);
+      }
+    }
+    atBarrier = 0;
+    return true;
+  }
+
+  Thread *laneThread(int warp, int lane) {
+    size_t i = static_cast<size_t>(warp * kWarpSize + lane);
+    return i < l.threads.size() ? &l.threads[i] : nullptr;
+  }
+
+  bool resolveShuffle(Thread &t) {
+    int warp = t.linear / kWarpSize, lane = t.linear % kWarpSize;
+    uint32_t mask = static_cast<uint32_t>(t.shuffle.mask);
+    if (!(mask >> lane & 1)) {
+      fail(where(l, t) + ": shfl.sync mask does not include the lane itself");
+      return false;
+    }
+    for (int j = 0; j < kWarpSize; ++j) {
+      if (!(mask >> j & 1))
+        continue;
+      Thread *other = laneThread(warp, j);
+      if (!other || other->state == State::Done) {
+        fail(where(l, t) + ": shfl.sync mask names lane " + std::to_string(j) +
+             ", which " + (other ? "has exited" : "does not exist"));
+        return false;
+      }
+      if (other->state != State::AtShuffle)
+        return true; // not every lane is here yet
+      if (other->shuffle.mask != t.shuffle.mask ||
+          other->shuffle.mode != t.shuffle.mode) {
+        fail(where(l, t) + ": lanes of a warp reached different shfl.sync "
+                           "instructions");
+        return false;
+      }
+    }
+    for (int j = 0; j < kWarpSize; ++j) {
+      if (!(mask >> j & 1))
+        continue;
+      Thread *dst = laneThread(warp, j);
+      bool valid = false;
+      int src = sourceLane(dst->shuffle, j, valid);
+      uint32_t value =
+          mask >> src & 1
+              ? static_cast<uint32_t>(laneThread(warp, src)->shuffle.value)
+              : 0xFFFFFFFFu; // undefined in PTX: make it loud
+      dst->shuffle.result =
+          static_cast<int64_t>(value) | (static_cast<int64_t>(valid) << 32);
+    }
+    for (int i = 0; i < kWarpSize; ++i) {
+      int j = reverseOrder ? kWarpSize - 1 - i : i;
+      if (mask >> j & 1) {
+        Thread *dst = laneThread(warp, j);
+        dst->state = State::Ready;
+        ready.push_back(dst);
+      }
+    }
+    return true;
+  }
+
+  bool checkShufflesAfterExit(Thread &t) {
+    int warp = t.linear / kWarpSize, lane = t.linear % kWarpSize;
+    for (int j = 0; j < kWarpSize; ++j) {
+      Thread *other = laneThread(warp, j);
+      if (other && other->state == State::AtShuffle &&
+          (static_cast<uint32_t>(other->shuffle.mask) >> lane & 1)) {
+        fail(where(l, *other) + ": shfl.sync waits for lane " +
+             std::to_string(lane) + ", which has exited");
+        return false;
+      }
+    }
+    return true;
+  }
+
+  bool deadlock() {
+    int barrier = 0, shuffle = 0;
+    for (Thread &t : l.threads) {
+      barrier += t.state == State::AtBarrier;
+      shuffle += t.state == State::AtShuffle;
+    }
+    char text[160];
+    std::snprintf(text, sizeof(text),
+                  "CTA (%d,%d,%d) deadlocked: %d threads wait at a barrier, "
+                  "%d at a shuffle",
+                  l.ctaid[0], l.ctaid[1], l.ctaid[2], barrier, shuffle);
+    fail(text);
+    return false;
+  }
+};
+
+uint16_t halfBits(double value) {
+  return nvfp4::formats::encodeF16FromDouble(value);
+}
+
+} // namespace
+
+extern "C" {
+
+void nvfp4sim_launch(Nvfp4SimEntry entry, void *args, int32_t gridX,
+                     int32_t gridY, int32_t gridZ, int32_t blockX,
+                     int32_t blockY, int32_t blockZ, int64_t sharedBytes) {
+  if (active) {
+    fail("nvfp4sim_launch called from a simulated thread");
+    return;
+  }
+  if (!firstError.empty())
+    return; // an earlier launch failed: its results are not to be trusted
+  int64_t threads = int64_t(blockX) * blockY * blockZ;
+  if (gridX < 1 || gridY < 1 || gridZ < 1 || threads < 1 || threads > 1024 ||
+      sharedBytes < 0) {
+    fail("invalid launch configuration");
+    return;
+  }
+  Launch l;
+  l.entry = entry;
+  l.args = args;
+  int32_t grid[3] = {gridX, gridY, gridZ}, block[3] = {blockX, blockY, blockZ};
+  std::memcpy(l.grid, grid, sizeof(grid));
+  std::memcpy(l.block, block, sizeof(block));
+  l.threads.resize(threads);
+  for (int64_t i = 0; i < threads; ++i) {
+    Thread &t = l.threads[i];
+    t.linear = static_cast<int32_t>(i);
+    t.tid[0] = static_cast<int32_t>(i % blockX);
+    t.tid[1] = static_cast<int32_t>(i / blockX % blockY);
+    t.tid[2] = static_cast<int32_t>(i / (int64_t(blockX) * blockY));
+  }
+  active = &l;
+  for (int32_t z = 0; z < gridZ; ++z)
+    for (int32_t y = 0; y < gridY; ++y)
+      for (int32_t x = 0; x < gridX; ++x) {
+        l.ctaid[0] = x;
+        l.ctaid[1] = y;
+        l.ctaid[2] = z;
+        l.shared.assign(static_cast<size_t>(sharedBytes), 0xFF);
+        if (!CtaScheduler(l).run()) {
+          active = nullptr;
+          return;
+        }
+      }
+  active = nullptr;
+}
+
+const char *nvfp4sim_error(void) {
+  return firstError.empty() ? nullptr : firstError.c_str();
+}
+
+void nvfp4sim_clear_error(void) { firstError.clear(); }
+
+void nvfp4sim_set_reverse_order(int32_t reverse) { reverseOrder = reverse; }
+
+int32_t nvfp4sim_sreg(int32_t which) {
+  const Launch &l = *active;
+  const Thread &t = *l.current;
+  switch (which) {
+  case NVFP4SIM_TID_X:
+  case NVFP4SIM_TID_Y:
+  case NVFP4SIM_TID_Z:
+    return t.tid[which - NVFP4SIM_TID_X];
+  case NVFP4SIM_NTID_X:
+  case NVFP4SIM_NTID_Y:
+  case NVFP4SIM_NTID_Z:
+    return l.block[which - NVFP4SIM_NTID_X];
+  case NVFP4SIM_CTAID_X:
+  case NVFP4SIM_CTAID_Y:
+  case NVFP4SIM_CTAID_Z:
+    return l.ctaid[which - NVFP4SIM_CTAID_X];
+  case NVFP4SIM_NCTAID_X:
+  case NVFP4SIM_NCTAID_Y:
+  case NVFP4SIM_NCTAID_Z:
+    return l.grid[which - NVFP4SIM_NCTAID_X];
+  case NVFP4SIM_LANEID:
+    return t.linear % kWarpSize;
+  case NVFP4SIM_WARPID:
+    return t.linear / kWarpSize;
+  case NVFP4SIM_NWARPID:
+    return static_cast<int32_t>((l.threads.size() + kWarpSize - 1) / kWarpSize);
+  case NVFP4SIM_WARPSIZE:
+    return kWarpSize;
+  default:
+    fail("unknown special register code " + std::to_string(which));
+    yieldAs(State::Failed);
+    return 0;
+  }
+}
+
+void *nvfp4sim_shared(void) { return active->shared.data(); }
+
+void nvfp4sim_barrier(void) { yieldAs(State::AtBarrier); }
+
+int64_t nvfp4sim_shfl(int32_t mode, int32_t mask, int32_t value, int32_t offset,
+                      int32_t clamp) {
+  Thread *self = active->current;
+  self->shuffle = {mode, mask, value, offset, clamp, 0};
+  yieldAs(State::AtShuffle);
+  return self->shuffle.result;
+}
+
+int32_t nvfp4sim_prmt(int32_t mode, int32_t a, int32_t b, int32_t selector) {
+  uint64_t pool = static_cast<uint32_t>(a) |
+                  static_cast<uint64_t>(static_cast<uint32_t>(b)) << 32;
+  auto byte = [&](int i) {
+    return static_cast<uint32_t>(pool >> (8 * i)) & 0xFF;
+  };
+  uint32_t out = 0;
+  if (mode == NVFP4SIM_PRMT_DEFAULT) {
+    for (int i = 0; i < 4; ++i) {
+      uint32_t sel = static_cast<uint32_t>(selector) >> (4 * i) & 0xF;
+      uint32_t v = byte(sel & 7);
+      if (sel & 8) // replicate the sign bit of the byte
+        v = (v & 0x80) ? 0xFF : 0x00;
+      out |= v << (8 * i);
+    }
+    return static_cast<int32_t>(out);
+  }
+  // Source byte of result bytes 0..3 for each mode and selector[1:0] (the
+  // PTX ISA tables, which list bytes 3..0).
+  static const int table[6][4][4] = {
+      {{0, 1, 2, 3}, {1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6}}, // f4e
+      {{0, 7, 6, 5}, {1, 0, 7, 6}, {2, 1, 0, 7}, {3, 2, 1, 0}}, // b4e
+      {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}}, // rc8
+      {{0, 1, 2, 3}, {1, 1, 2, 3}, {2, 2, 2, 3}, {3, 3, 3, 3}}, // ecl
+      {{0, 0, 0, 0}, {0, 1, 1, 1}, {0, 1, 2, 2}, {0, 1, 2, 3}}, // ecr
+      {{0, 1, 0, 1}, {2, 3, 2, 3}, {0, 1, 0, 1}, {2, 3, 2, 3}}, // rc16
+  };
+  if (mode < NVFP4SIM_PRMT_F4E || mode > NVFP4SIM_PRMT_RC16) {
+    fail("unknown prmt mode " + std::to_string(mode));
+    return 0;
+  }
+  const int *src = table[mode - NVFP4SIM_PRMT_F4E][selector & 3];
+  for (int i = 0; i < 4; ++i)
+    out |= byte(src[i]) << (8 * i);
+  return static_cast<int32_t>(out);
+}
+
+int32_t nvfp4sim_dp4a(int32_t a, int32_t b, int32_t c, int32_t aSigned,
+                      int32_t bSigned) {
+  uint32_t sum = static_cast<uint32_t>(c);
+  for (int i = 0; i < 4; ++i) {
+    uint32_t x = static_cast<uint32_t>(a) >> (8 * i) & 0xFF;
+    uint32_t y = static_cast<uint32_t>(b) >> (8 * i) & 0xFF;
+    int32_t xs = aSigned ? static_cast<int8_t>(x) : static_cast<int32_t>(x);
+    int32_t ys = bSigned ? static_cast<int8_t>(y) : static_cast<int32_t>(y);
+    sum += static_cast<uint32_t>(xs * ys); // wraps like the hardware
+  }
+  return static_cast<int32_t>(sum);
+}
+
+int32_t nvfp4sim_dp2a(int32_t a, int32_t b, int32_t c, int32_t aSigned,
+                      int32_t bSigned, int32_t hi) {
+  uint32_t sum = static_cast<uint32_t>(c);
+  for (int i = 0; i < 2; ++i) {
+    uint32_t x = static_cast<uint32_t>(a) >> (16 * i) & 0xFFFF;
+    uint32_t y = static_cast<uint32_t>(b) >> (8 * (i + (hi ? 2 : 0))) & 0xFF;
+    int32_t xs = aSigned ? static_cast<int16_t>(x) : static_cast<int32_t>(x);
+    int32_t ys = bSigned ? static_cast<int8_t>(y) : static_cast<int32_t>(y);
+    sum += static_cast<uint32_t>(xs * ys);
+  }
+  return static_cast<int32_t>(sum);
+}
+
+int32_t nvfp4sim_cvt_x2(int32_t type, int32_t bits, int32_t relu) {
+  using namespace nvfp4::formats;
+  uint32_t out = 0;
+  for (int i = 0; i < 2; ++i) {
+    uint16_t half;
+    if (type == NVFP4SIM_CVT_E2M1) {
+      half = halfBits(decodeE2M1(static_cast<uint32_t>(bits) >> (4 * i) & 0xF));
+    } else {
+      uint8_t byte = static_cast<uint32_t>(bits) >> (8 * i) & 0xFF;
+      if (type == NVFP4SIM_CVT_E4M3) {
+        double v = decodeE4M3FN(byte);
+        half = std::isnan(v) ? 0x7FFF : halfBits(v);
+      } else if (type == NVFP4SIM_CVT_E5M2) {
+        half = static_cast<uint16_t>(byte << 8); // e5m2 is the top of f16
+      } else if (type == NVFP4SIM_CVT_UE8M0) {
+        // To bf16: 2^(e-127) is the bf16 with exponent field e, except the
+        // subnormal 2^-127 and NaN.
+        half = byte == 0xFF ? 0x7FFF
+               : byte == 0  ? 0x0040
+                            : static_cast<uint16_t>(byte << 7);
+      } else {
+        fail("unknown conversion type " + std::to_string(type));
+        return 0;
+      }
+    }
+    bool isNaN = (half & 0x7C00) == 0x7C00 && (half & 0x3FF) &&
+                 type != NVFP4SIM_CVT_UE8M0;
+    if (relu && (half & 0x8000))
+      half = isNaN ? 0x7FFF : 0;
+    out |= static_cast<uint32_t>(half) << (16 * i);
+  }
+  return static_cast<int32_t>(out);
+}
+
+int32_t nvfp4sim_f32_to_bf16(int32_t f32Bits) {
+  float x;
+  std::memcpy(&x, &f32Bits, sizeof(x));
+  return nvfp4::formats::encodeBF16(x);
+}
+
+} // extern "C"

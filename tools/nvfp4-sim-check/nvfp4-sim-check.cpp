@@ -1,0 +1,390 @@
+//===- nvfp4-sim-check.cpp - GPU kernels checked on the host --------------===//
+//
+// Runs every kernel variant of variants.py (compiled at build time with
+// --nvfp4-to-host-sim: the device IR the PTX pipeline would assemble, as host
+// code executed by the simulation runtime, nvfp4/Runtime/HostSimABI.h) on
+// seeded random data and compares it with the float64 reference
+// (nvfp4/Support/Reference.h):
+//
+//   gemv     both input distributions of ref::generateGemvInputs. A row whose
+//            f32 evaluation is exact in any summation order (all block terms
+//            multiples of 2^e with sum |t| <= 2^(24+e), and alpha times the
+//            sum exact in f32) must be bit-identical to the correctly
+//            rounded reference; any other row must lie within the bound of
+//            f32 summation in an arbitrary order plus the alpha and output
+//            roundings (docs/numerics.md sections 10 and 11).
+//   convert_scale_layout  bytes identical to ref::convertScaleLayout,
+//            padding zeroed.
+//
+// Every buffer has guard bytes on both sides (checked after the launch) and
+// outputs start as 0xFF bytes (NaN), inputs must come back unchanged, and
+// any runtime error (deadlock, a lane missing from a shuffle) fails the case.
+// Seeds are fixed (--seed N, default 1) and printed. --corrupt damages one
+// element of every result beyond its tolerance: every case must then fail.
+// --filter TEXT runs the variants whose name contains TEXT.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Runtime/HostSimABI.h"
+#include "nvfp4/Support/Formats.h"
+#include "nvfp4/Support/Reference.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace nvfp4;
+using ref::ElementType;
+using ref::ScaleFormat;
+using ref::ScaleLayout;
+
+namespace {
+
+using GemvFn = void (*)(void *, void *, void *, void *, void *);
+using GemvAlphaFn = void (*)(void *, void *, void *, void *, void *, float);
+using ConvertFn = void (*)(void *, void *);
+
+/// One compiled function: a gemv (m, k, l, format, layout, output, alpha) or
+/// a layout conversion (rows = m, cols = k, from = layout, to = dstLayout).
+struct SimKernel {
+  const char *variant, *options, *spec;
+  ConvertFn convert;
+  GemvFn gemv;
+  GemvAlphaFn gemvAlpha;
+  int64_t m, k, l;
+  ScaleFormat format;
+  ScaleLayout layout, dstLayout;
+  ElementType output;
+  bool alpha;
+};
+
+#include "Variants.inc"
+
+std::string strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+std::string strf(const char *fmt, ...) {
+  char buf[512];
+  va_list args;
+  va_start(args, fmt);
+  std::vsnprintf(buf, sizeof(buf), fmt, args);
+  va_end(args);
+  return buf;
+}
+
+/// Bytes with guard zones on both sides, to catch writes out of bounds.
+class Guarded {
+public:
+  static constexpr size_t kGuard = 256;
+  static constexpr uint8_t kPattern = 0xA5;
+  Guarded(const std::vector<uint8_t> &init)
+      : bytes(init.size() + 2 * kGuard, kPattern) {
+    std::memcpy(data(), init.data(), init.size());
+    size = init.size();
+  }
+  Guarded(size_t n, uint8_t fill) : bytes(n + 2 * kGuard, kPattern), size(n) {
+    std::memset(data(), fill, n);
+  }
+  uint8_t *data() { return bytes.data() + kGuard; }
+  std::vector<uint8_t> contents() {
+    return std::vector<uint8_t>(data(), data() + size);
+  }
+  bool guardsIntact() const {
+    for (size_t i = 0; i < kGuard; ++i)
+      if (bytes[i] != kPattern || bytes[bytes.size() - 1 - i] != kPattern)
+        return false;
+    return true;
+  }
+
+private:
+  std::vector<uint8_t> bytes;
+  size_t size;
+};
+
+struct Stats {
+  int64_t cases = 0, failed = 0;
+  bool corrupt = false;
+  void report(bool ok, const std::string &what, const std::string &detail) {
+    ++cases;
+    failed += !ok;
+    std::printf("%s %s%s%s\n", ok ? "PASS" : "FAIL", what.c_str(),
+                detail.empty() ? "" : ": ", detail.c_str());
+    std::fflush(stdout);
+  }
+};
+
+/// Fails with the runtime's first error (and clears it for the next case).
+bool simulationOk(std::string &detail) {
+  const char *error = nvfp4sim_error();
+  if (!error)
+    return true;
+  detail += strf("simulation error: %s", error);
+  nvfp4sim_clear_error();
+  return false;
+}
+
+double halfUlp(ElementType type, double x) {
+  if (type == ElementType::F32 || !std::isfinite(x))
+    return 0.0;
+  int mantissa = type == ElementType::F16 ? 10 : 7;
+  int minExp = type == ElementType::F16 ? -14 : -126;
+  int e = x == 0.0 ? minExp : std::max(std::ilogb(x), minExp);
+  return std::ldexp(1.0, e - mantissa - 1);
+}
+
+/// The exact block terms sfa * sfb * dot of row (l, m), without alpha.
+std::vector<double> blockTerms(const ref::GemvProblem &p,
+                               const ref::GemvInputs &in, int64_t l,
+                               int64_t m) {
+  const int64_t bs = ref::blockSize(p.format), cols = p.k / bs;
+  const uint8_t *aRow = in.a.data() + (l * p.m + m) * (p.k / 2);
+  const uint8_t *bRow = in.b.data() + l * (p.k / 2);
+  const uint8_t *sfa =
+      in.sfa.data() + l * ref::scaleBatchBytes(p.layout, p.m, cols);
+  const uint8_t *sfb =
+      in.sfb.data() + l * ref::scaleBatchBytes(p.layout, 1, cols);
+  std::vector<double> terms;
+  for (int64_t kb = 0; kb < cols; ++kb) {
+    double dot = 0.0;
+    for (int64_t j = kb * bs / 2; j < (kb + 1) * bs / 2; ++j)
+      dot +=
+          formats::decodeE2M1(aRow[j] & 0xF) *
+              formats::decodeE2M1(bRow[j] & 0xF) +
+          formats::decodeE2M1(aRow[j] >> 4) * formats::decodeE2M1(bRow[j] >> 4);
+    double sa = ref::decodeScale(p.format,
+                                 sfa[ref::scaleOffset(p.layout, m, kb, cols)]);
+    double sb = ref::decodeScale(p.format,
+                                 sfb[ref::scaleOffset(p.layout, 0, kb, cols)]);
+    terms.push_back(sa * sb * dot);
+  }
+  return terms;
+}
+
+/// Exponent of the lowest set bit of a finite nonzero double.
+int lowestBitExponent(double x) {
+  int e = std::ilogb(x);
+  double mantissa = std::ldexp(std::fabs(x), -e);
+  while (mantissa != std::floor(mantissa)) {
+    mantissa *= 2;
+    --e;
+  }
+  return e;
+}
+
+/// How row (l, m) must match: exactly, or within `bound` of the reference.
+struct RowCheck {
+  bool exact;
+  double bound;
+};
+
+RowCheck rowCheck(const ref::GemvProblem &p, const std::vector<double> &terms,
+                  double r) {
+  double sumAbs = 0, sum = 0;
+  int lowest = 1 << 30;
+  for (double t : terms) {
+    sumAbs += std::fabs(t);
+    sum += t;
+    if (t != 0)
+      lowest = std::min(lowest, lowestBitExponent(t));
+  }
+  const double u = std::ldexp(1.0, -24);
+  bool sumExact = sumAbs == 0 || sumAbs <= std::ldexp(1.0, 24 + lowest);
+  double scaled = static_cast<double>(p.alpha) * sum;
+  bool alphaExact = p.alpha == 1.0f ||
+                    static_cast<double>(static_cast<float>(scaled)) == scaled;
+  // Any summation order of n terms errs by at most gamma(n-1) sum |t|; a term
+  // below the normal range loses at most 2^-149.
+  double n = static_cast<double>(terms.size());
+  double gamma = (n - 1) * u / (1 - (n - 1) * u);
+  double sumError = std::fabs(static_cast<double>(p.alpha)) *
+                    (gamma * sumAbs + n * std::ldexp(1.0, -149));
+  double magnitude = std::fabs(r) + sumError;
+  double bound =
+      sumError + 2 * u * magnitude + halfUlp(p.output, 2 * magnitude);
+  return {sumExact && alphaExact, bound};
+}
+
+/// Writes `value` as element `i` of an output buffer.
+void writeOutput(ElementType type, uint8_t *c, int64_t i, double value) {
+  if (type == ElementType::F32) {
+    float f = static_cast<float>(value);
+    std::memcpy(c + 4 * i, &f, 4);
+    return;
+  }
+  uint16_t h = type == ElementType::F16 ? formats::encodeF16FromDouble(value)
+                                        : formats::encodeBF16FromDouble(value);
+  std::memcpy(c + 2 * i, &h, 2);
+}
+
+void checkGemv(Stats &stats, const SimKernel &kernel, ref::Distribution dist,
+               uint64_t seed) {
+  ref::GemvProblem p;
+  p.m = kernel.m;
+  p.k = kernel.k;
+  p.l = kernel.l;
+  p.format = kernel.format;
+  p.layout = kernel.layout;
+  p.output = kernel.output;
+  p.alpha =
+      kernel.alpha ? (dist == ref::Distribution::Full ? 0.3f : 1.5f) : 1.0f;
+  ref::GemvInputs in = ref::generateGemvInputs(p, dist, seed);
+  Guarded a(in.a), sfa(in.sfa), b(in.b), sfb(in.sfb);
+  Guarded c(static_cast<size_t>(p.l * p.m * ref::elementBytes(p.output)), 0xFF);
+  if (kernel.alpha)
+    kernel.gemvAlpha(a.data(), sfa.data(), b.data(), sfb.data(), c.data(),
+                     p.alpha);
+  else
+    kernel.gemv(a.data(), sfa.data(), b.data(), sfb.data(), c.data());
+
+  std::string what =
+      strf("%-20s %-42s %s, threads %s, seed %llu", kernel.variant, kernel.spec,
+           dist == ref::Distribution::Full ? "full" : "weak",
+           dist == ref::Distribution::Full ? "up" : "down",
+           (unsigned long long)seed);
+  std::string detail;
+  bool ok = simulationOk(detail);
+  if (!a.guardsIntact() || !sfa.guardsIntact() || !b.guardsIntact() ||
+      !sfb.guardsIntact() || !c.guardsIntact()) {
+    detail += " write out of bounds;";
+    ok = false;
+  }
+  if (a.contents() != in.a || sfa.contents() != in.sfa ||
+      b.contents() != in.b || sfb.contents() != in.sfb) {
+    detail += " inputs modified;";
+    ok = false;
+  }
+  std::vector<double> expect =
+      ref::gemvExact(p, in.a.data(), in.sfa.data(), in.b.data(), in.sfb.data());
+  std::vector<uint8_t> rounded = ref::roundOutput(p.output, expect);
+  int64_t exactRows = 0, wrong = 0, first = -1;
+  double worst = 0; // largest |error| / bound over the bounded rows
+  for (int64_t i = 0; i < p.l * p.m; ++i) {
+    std::vector<double> terms = blockTerms(p, in, i / p.m, i % p.m);
+    RowCheck check = rowCheck(p, terms, expect[i]);
+    double rr = ref::readOutput(p.output, rounded.data(), i);
+    if (stats.corrupt && i == (int64_t)(seed % (p.l * p.m)))
+      writeOutput(p.output, c.data(), i,
+                  rr + 4 * check.bound + 1 + std::fabs(rr));
+    double o = ref::readOutput(p.output, c.data(), i);
+    bool good;
+    if (check.exact) {
+      ++exactRows;
+      good = o == rr || (std::isnan(o) && std::isnan(rr));
+    } else {
+      double err = std::fabs(o - expect[i]);
+      good = err <= check.bound;
+      if (good && check.bound > 0)
+        worst = std::max(worst, err / check.bound);
+    }
+    if (!good && wrong++ == 0)
+      first = i;
+  }
+  if (wrong) {
+    ok = false;
+    detail += strf(" %lld of %lld wrong, first c[%lld][%lld] = %.9g, "
+                   "reference %.17g;",
+                   (long long)wrong, (long long)(p.l * p.m),
+                   (long long)(first / p.m), (long long)(first % p.m),
+                   ref::readOutput(p.output, c.data(), first), expect[first]);
+  }
+  detail += strf(" %lld/%lld rows exact, worst %.3f of bound",
+                 (long long)exactRows, (long long)(p.l * p.m), worst);
+  stats.report(ok, what, detail);
+}
+
+void checkConvert(Stats &stats, const SimKernel &kernel, uint64_t seed) {
+  int64_t rows = kernel.m, cols = kernel.k, l = kernel.l;
+  size_t srcBytes = l * ref::scaleBatchBytes(kernel.layout, rows, cols);
+  size_t dstBytes = l * ref::scaleBatchBytes(kernel.dstLayout, rows, cols);
+  std::mt19937_64 rng(seed);
+  std::vector<uint8_t> init(srcBytes);
+  for (uint8_t &byte : init)
+    byte = static_cast<uint8_t>(rng());
+  Guarded src(init), dst(dstBytes, 0xFF);
+  kernel.convert(src.data(), dst.data());
+  std::vector<uint8_t> expect = ref::convertScaleLayout(
+      kernel.layout, kernel.dstLayout, init.data(), rows, cols, l);
+  std::vector<uint8_t> out = dst.contents();
+  if (stats.corrupt)
+    out[seed % out.size()] ^= 0x01;
+  std::string what = strf("%-20s %-42s seed %llu", kernel.variant, kernel.spec,
+                          (unsigned long long)seed);
+  std::string detail;
+  bool ok = simulationOk(detail);
+  if (!src.guardsIntact() || !dst.guardsIntact()) {
+    detail += " write out of bounds;";
+    ok = false;
+  }
+  if (src.contents() != init) {
+    detail += " source modified;";
+    ok = false;
+  }
+  int64_t wrong = 0, first = -1;
+  for (size_t i = 0; i < out.size(); ++i)
+    if (out[i] != expect[i] && wrong++ == 0)
+      first = static_cast<int64_t>(i);
+  if (wrong) {
+    ok = false;
+    detail += strf(" %lld of %zu bytes wrong, first at %lld: 0x%02x, "
+                   "expected 0x%02x;",
+                   (long long)wrong, out.size(), (long long)first, out[first],
+                   expect[first]);
+  }
+  stats.report(ok, what, detail);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Stats stats;
+  uint64_t seed = 1;
+  std::string filter;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--corrupt") {
+      stats.corrupt = true;
+    } else if (arg == "--seed" && i + 1 < argc) {
+      seed = std::strtoull(argv[++i], nullptr, 10);
+    } else if (arg == "--filter" && i + 1 < argc) {
+      filter = argv[++i];
+    } else if (arg == "--list") {
+      for (const SimKernel &k : kSimKernels)
+        std::printf("%s %s [%s]\n", k.variant, k.spec, k.options);
+      return 0;
+    } else {
+      std::fprintf(stderr, "usage: nvfp4-sim-check [--seed N] [--filter TEXT] "
+                           "[--corrupt] [--list]\n");
+      return 2;
+    }
+  }
+  std::printf("nvfp4-sim-check: seed %llu\n", (unsigned long long)seed);
+  auto start = std::chrono::steady_clock::now();
+  uint64_t caseSeed = seed;
+  for (const SimKernel &k : kSimKernels) {
+    if (!filter.empty() &&
+        std::string(k.variant).find(filter) == std::string::npos)
+      continue;
+    if (k.convert) {
+      nvfp4sim_set_reverse_order(0);
+      checkConvert(stats, k, caseSeed++);
+      continue;
+    }
+    // Two thread orders: a missing barrier shows in one or the other.
+    nvfp4sim_set_reverse_order(0);
+    checkGemv(stats, k, ref::Distribution::Full, caseSeed++);
+    nvfp4sim_set_reverse_order(1);
+    checkGemv(stats, k, ref::Distribution::Weak, caseSeed++);
+  }
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  std::printf("nvfp4-sim-check: %lld cases, %lld passed, %lld failed (seed "
+              "%llu, %.1f s)\n",
+              (long long)stats.cases, (long long)(stats.cases - stats.failed),
+              (long long)stats.failed, (unsigned long long)seed, seconds);
+  return stats.failed ? 1 : 0;
+}

@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+"""The kernel variants nvfp4-sim-check runs through the GPU simulation.
+
+Each variant is one set of --nvfp4-to-host-sim options (the options of
+--nvfp4-to-ptx) and the operations compiled with it. The build compiles one
+object per variant (symbols prefixed with the variant name) and a table of
+every compiled function for the checker:
+
+    variants.py cmake          NAME|OPTIONS, one variant a line
+    variants.py mlir NAME      the module of one variant
+    variants.py table          the C++ table (Variants.inc)
+
+An operation is a GEMV, MxKxL:format:layout:output[:noalpha], or a scale
+layout conversion, convert:ROWSxCOLSxL:e4m3|ue8m0:FROM:TO.
+"""
+import sys
+
+FORMATS = {"nvfp4": (16, "f8E4M3FN"), "mxfp4": (32, "f8E8M0FNU")}
+SCALES = {"e4m3": "f8E4M3FN", "ue8m0": "f8E8M0FNU"}
+
+# Shapes with odd M (1, 130, 257), L up to 3, and K from one block to odd
+# numbers of blocks (K = 80 and 1040 NVFP4, 96 and 1056 MXFP4: 5, 65, 3 and 33
+# blocks), so rows end in partial steps, CTAs in partial row groups and
+# blocked scales in partial atoms.
+ODD = [
+    "1x64x1:nvfp4:linear:f16",
+    "130x80x2:nvfp4:linear:bf16:noalpha",
+    "257x1040x1:nvfp4:blocked128x4:f32",
+    "130x96x3:mxfp4:linear:f16",
+    "257x1056x1:mxfp4:blocked128x4:bf16:noalpha",
+    "130x1040x2:nvfp4:blocked128x4:f16:noalpha",
+]
+# K = 1536: 768 bytes a row, 6 steps of 8 lanes x 16 bytes, 12 of 8 bytes.
+WIDE = [
+    "130x1536x2:nvfp4:linear:f16",
+    "257x1536x1:nvfp4:blocked128x4:bf16:noalpha",
+    "130x1536x1:mxfp4:blocked128x4:f32",
+    "1x1536x3:mxfp4:linear:f16:noalpha",
+]
+# K = 2048: 1024 bytes, every lanes-per-row x bytes-per-load divides it.
+LONG = [
+    "257x2048x1:nvfp4:blocked128x4:f16",
+    "130x2048x2:mxfp4:linear:bf16",
+    "1x2048x1:nvfp4:linear:f32:noalpha",
+]
+CONVERT = [
+    "convert:130x5x2:e4m3:linear:blocked128x4",
+    "convert:130x5x2:e4m3:blocked128x4:linear",
+    "convert:257x33x1:ue8m0:linear:blocked128x4",
+    "convert:1x65x3:ue8m0:blocked128x4:linear",
+]
+
+VARIANTS = [
+    # Chip defaults (split-k, lanes, bytes and loads chosen per shape).
+    ("sm90_default", "chip=sm_90a", ODD + WIDE + LONG + CONVERT),
+    ("sm90_f32", "chip=sm_90a decode=f32", ODD + WIDE),
+    ("sm100_default", "chip=sm_100a", ODD + WIDE + LONG + CONVERT),
+    ("sm100_dp4a", "chip=sm_100a decode=dp4a", ODD + LONG),
+    ("sm100_f32", "chip=sm_100a decode=f32 split-k=2 lanes-per-row=8", WIDE),
+    # split-k 1, 2, 4, with loads in flight that leave a tail in each slice.
+    ("splitk1", "split-k=1 lanes-per-row=8", WIDE + LONG),
+    ("splitk2_lif2", "split-k=2 lanes-per-row=8 loads-in-flight=2", WIDE),
+    ("splitk4_lif3", "split-k=4 lanes-per-row=4 loads-in-flight=3", LONG),
+    ("splitk4_cvt", "chip=sm_100a split-k=4 lanes-per-row=4 bytes-per-load=8",
+     LONG),
+    ("splitk2_f32", "decode=f32 split-k=2 lanes-per-row=4 loads-in-flight=2",
+     LONG),
+    # Loads in flight: 65 steps (K = 1040, one lane) is no multiple of any.
+    ("lif2", "loads-in-flight=2", ODD),
+    ("lif3", "loads-in-flight=3 split-k=1", ODD),
+    ("lif4_cvt", "chip=sm_100a loads-in-flight=4 split-k=1", ODD),
+    ("lif8", "loads-in-flight=8 split-k=1", ODD),
+    ("lif5_f32", "decode=f32 loads-in-flight=5 split-k=1", ODD),
+    # Rows a thread.
+    ("rpt1", "rows-per-thread=1", ODD + WIDE),
+    ("rpt2", "rows-per-thread=2 lanes-per-row=8 split-k=1", WIDE),
+    ("rpt3", "rows-per-thread=3", ODD),
+    ("rpt5_cvt", "chip=sm_100a rows-per-thread=5", ODD),
+    ("rpt6_f32", "decode=f32 rows-per-thread=6", ODD),
+    ("rpt7", "rows-per-thread=7 split-k=1", WIDE),
+    ("rpt8", "rows-per-thread=8", ODD + LONG),
+    # Lanes a row and bytes a load.
+    ("lanes1", "lanes-per-row=1 split-k=1", WIDE),
+    ("lanes2_b8", "lanes-per-row=2 bytes-per-load=8", WIDE),
+    ("lanes4_b16", "lanes-per-row=4 bytes-per-load=16 split-k=1", WIDE),
+    ("lanes16_b8", "lanes-per-row=16 bytes-per-load=8 split-k=1", WIDE),
+    ("lanes32_b16", "lanes-per-row=32 bytes-per-load=16 split-k=2", LONG),
+    ("lanes32_b8_cvt", "chip=sm_100a lanes-per-row=32 bytes-per-load=8", LONG),
+    ("b8_f32", "decode=f32 bytes-per-load=8 lanes-per-row=8", WIDE),
+    # Interleaved rows of blocked scales, on (the default) and off.
+    ("interleave", "rows-per-thread=4 bytes-per-load=16 split-k=1", WIDE),
+    ("no_interleave", "interleave-rows=false split-k=1", WIDE + LONG),
+    ("interleave_cvt", "chip=sm_100a rows-per-thread=4 split-k=2", LONG),
+    # The decoded vector in shared memory, with and without split-k.
+    ("vec_shared", "vector-in-shared=true split-k=1", ODD + WIDE),
+    ("vec_shared_splitk2", "vector-in-shared=true split-k=2 lanes-per-row=8",
+     WIDE),
+    # Only dp4a shares the decoded vector: the option is ignored for f32.
+    ("vec_shared_f32", "decode=f32 vector-in-shared=true", ODD),
+    ("vec_shared_splitk4", "vector-in-shared=true split-k=4 lanes-per-row=4 "
+     "rows-per-thread=2", LONG),
+    # Prefetch and cache hints.
+    ("no_prefetch", "prefetch=false", ODD + WIDE),
+    ("no_prefetch_lif2", "prefetch=false loads-in-flight=2 split-k=1", ODD),
+    ("no_cache_hints", "cache-hints=false", ODD + WIDE),
+    ("no_hints_cvt", "chip=sm_100a cache-hints=false prefetch=false", ODD),
+    # An explicit CTA size.
+    ("rows_per_block8", "rows-per-block=8 rows-per-thread=2 lanes-per-row=16 "
+     "split-k=1", WIDE),
+]
+
+
+def ceil_div(a, b):
+    return (a + b - 1) // b
+
+
+def memref(dims, elem):
+    return "memref<" + "x".join(str(d) for d in dims) + "x" + elem + ">"
+
+
+def parse_gemv(spec):
+    fields = spec.split(":")
+    m, k, l = (int(x) for x in fields[0].split("x"))
+    fmt, layout, out = fields[1], fields[2], fields[3]
+    alpha = "noalpha" not in fields[4:]
+    return m, k, l, fmt, layout, out, alpha
+
+
+def gemv_function(name, spec):
+    m, k, l, fmt, layout, out, alpha = parse_gemv(spec)
+    block, scale = FORMATS[fmt]
+    cols = k // block
+    if layout == "linear":
+        sfa, sfb = [l, m, cols], [l, cols]
+    else:
+        sfa = [l, ceil_div(m, 128), ceil_div(cols, 4), 512]
+        sfb = [l, 1, ceil_div(cols, 4), 512]
+    types = [memref([l, m, k // 2], "i8"), memref(sfa, scale),
+             memref([l, k // 2], "i8"), memref(sfb, scale),
+             memref([l, m], out)]
+    params = [f"{a}: {t}" for a, t in zip(
+        ["%a", "%sfa", "%b", "%sfb", "%c"], types)]
+    use = ""
+    if alpha:
+        params.append("%alpha: f32")
+        use = " alpha(%alpha)"
+    return (f"func.func @{name}({', '.join(params)}) {{\n"
+            f"  nvfp4.gemv <{fmt}> <{layout}> %a, %sfa, %b, %sfb into %c{use}\n"
+            f"      : {types[0]}, {types[1]}, {types[2]}, {types[3]} "
+            f"into {types[4]}\n  return\n}}\n")
+
+
+def scale_memref(layout, rows, cols, l, elem):
+    if layout == "linear":
+        return memref([l, rows, cols], elem)
+    return memref([l, ceil_div(rows, 128), ceil_div(cols, 4), 512], elem)
+
+
+def parse_convert(spec):
+    _, shape, scale, src, dst = spec.split(":")
+    rows, cols, l = (int(x) for x in shape.split("x"))
+    return rows, cols, l, scale, src, dst
+
+
+def convert_function(name, spec):
+    rows, cols, l, scale, src, dst = parse_convert(spec)
+    s = scale_memref(src, rows, cols, l, SCALES[scale])
+    d = scale_memref(dst, rows, cols, l, SCALES[scale])
+    return (f"func.func @{name}(%src: {s}, %dst: {d}) {{\n"
+            f"  nvfp4.convert_scale_layout %src, %dst from <{src}> to <{dst}>"
+            f" : {s} to {d}\n  return\n}}\n")
+
+
+def function(name, spec):
+    if spec.startswith("convert:"):
+        return convert_function(name, spec)
+    return gemv_function(name, spec)
+
+
+def find(name):
+    for variant in VARIANTS:
+        if variant[0] == name:
+            return variant
+    sys.exit(f"unknown variant '{name}'")
+
+
+def cpp_enum(kind, value):
+    return {
+        "format": {"nvfp4": "ScaleFormat::NVFP4", "mxfp4": "ScaleFormat::MXFP4"},
+        "layout": {"linear": "ScaleLayout::Linear",
+                   "blocked128x4": "ScaleLayout::Blocked128x4"},
+        "output": {"f16": "ElementType::F16", "bf16": "ElementType::BF16",
+                   "f32": "ElementType::F32"},
+        "scale": {"e4m3": "ScaleFormat::NVFP4", "ue8m0": "ScaleFormat::MXFP4"},
+    }[kind][value]
+
+
+def table():
+    lines = ["// Generated by tools/nvfp4-sim-check/variants.py: do not edit.",
+             'extern "C" {']
+    entries = []
+    for name, options, specs in VARIANTS:
+        for i, spec in enumerate(specs):
+            fn = f"{name}_{i}"
+            if spec.startswith("convert:"):
+                rows, cols, l, scale, src, dst = parse_convert(spec)
+                lines.append(f"void {fn}(void *, void *);")
+                entries.append(
+                    f'  {{"{name}", "{options}", "{spec}", {fn}, nullptr, '
+                    f"nullptr, {rows}, {cols}, {l}, "
+                    f"{cpp_enum('scale', scale)}, {cpp_enum('layout', src)}, "
+                    f"{cpp_enum('layout', dst)}, ElementType::F32, false}},")
+                continue
+            m, k, l, fmt, layout, out, alpha = parse_gemv(spec)
+            if alpha:
+                lines.append(
+                    f"void {fn}(void *, void *, void *, void *, void *, float);")
+                ptrs = f"nullptr, nullptr, {fn}"
+            else:
+                lines.append(
+                    f"void {fn}(void *, void *, void *, void *, void *);")
+                ptrs = f"nullptr, {fn}, nullptr"
+            entries.append(
+                f'  {{"{name}", "{options}", "{spec}", {ptrs}, {m}, {k}, {l}, '
+                f"{cpp_enum('format', fmt)}, {cpp_enum('layout', layout)}, "
+                f"ScaleLayout::Linear, {cpp_enum('output', out)}, "
+                f"{'true' if alpha else 'false'}}},")
+    lines.append("}")
+    lines.append("const SimKernel kSimKernels[] = {")
+    lines += entries
+    lines.append("};")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    if sys.argv[1] == "cmake":
+        for name, options, _ in VARIANTS:
+            print(f"{name}|{options}")
+    elif sys.argv[1] == "mlir" and len(sys.argv) == 3:
+        name, _, specs = find(sys.argv[2])
+        print("\n".join(function(f"{name}_{i}", s)
+                        for i, s in enumerate(specs)), end="")
+    elif sys.argv[1] == "table":
+        print(table(), end="")
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,158 @@
+//===- HostSimRuntimeTest.cpp - the GPU simulation runtime ----------------===//
+//
+// The instructions against the PTX ISA tables, and the fiber scheduler:
+// barriers, shuffles, and the errors for what a kernel must not do.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Runtime/HostSimABI.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+namespace {
+
+struct RuntimeTest : public ::testing::Test {
+  void SetUp() override {
+    nvfp4sim_clear_error();
+    nvfp4sim_set_reverse_order(0);
+  }
+  void TearDown() override { nvfp4sim_clear_error(); }
+};
+
+TEST_F(RuntimeTest, PrmtModes) {
+  int32_t a = 0x33221100, b = 0x77665544;
+  EXPECT_EQ(nvfp4sim_prmt(NVFP4SIM_PRMT_DEFAULT, a, b, 0x7531),
+            static_cast<int32_t>(0x77553311));
+  // Bit 3 of a selector nibble replicates the sign of the chosen byte.
+  EXPECT_EQ(nvfp4sim_prmt(NVFP4SIM_PRMT_DEFAULT, 0x00000080, 0, 0x3288),
+            static_cast<int32_t>(0x0000FFFF));
+  EXPECT_EQ(nvfp4sim_prmt(NVFP4SIM_PRMT_F4E, a, b, 1), 0x44332211);
+  EXPECT_EQ(nvfp4sim_prmt(NVFP4SIM_PRMT_B4E, a, b, 0),
+            static_cast<int32_t>(0x55667700));
+  EXPECT_EQ(nvfp4sim_prmt(NVFP4SIM_PRMT_RC8, a, b, 2), 0x22222222);
+  EXPECT_EQ(nvfp4sim_prmt(NVFP4SIM_PRMT_ECL, a, b, 1), 0x33221111);
+  EXPECT_EQ(nvfp4sim_prmt(NVFP4SIM_PRMT_ECR, a, b, 2), 0x22221100);
+  EXPECT_EQ(nvfp4sim_prmt(NVFP4SIM_PRMT_RC16, a, b, 1), 0x33223322);
+}
+
+TEST_F(RuntimeTest, Dp4a) {
+  // Bytes (low first) a = {1, -2, 3, -4}, b = {5, 6, -7, 8}.
+  int32_t a = 0xFC03FE01, b = 0x08F90605;
+  EXPECT_EQ(nvfp4sim_dp4a(a, b, 10, 1, 1), 10 + 5 - 12 - 21 - 32);
+  // Unsigned a: 0xFE = 254, 0xFC = 252.
+  EXPECT_EQ(nvfp4sim_dp4a(a, b, 0, 0, 1), 5 + 254 * 6 - 21 + 252 * 8);
+}
+
+TEST_F(RuntimeTest, ConversionsToF16x2) {
+  // e2m1 codes 0x3 (1.5) and 0xE (-4): f16 0x3E00 and 0xC400.
+  EXPECT_EQ(static_cast<uint32_t>(nvfp4sim_cvt_x2(NVFP4SIM_CVT_E2M1, 0xE3, 0)),
+            0xC4003E00u);
+  // e4m3 0x38 (1.0) and 0x01 (2^-9, subnormal): f16 0x3C00 and 0x1800.
+  EXPECT_EQ(
+      static_cast<uint32_t>(nvfp4sim_cvt_x2(NVFP4SIM_CVT_E4M3, 0x0138, 0)),
+      0x18003C00u);
+  // relu clamps the negative one.
+  EXPECT_EQ(
+      static_cast<uint32_t>(nvfp4sim_cvt_x2(NVFP4SIM_CVT_E4M3, 0xB838, 1)),
+      0x00003C00u);
+  // ue8m0 to bf16: 2^0 and 2^-127.
+  EXPECT_EQ(
+      static_cast<uint32_t>(nvfp4sim_cvt_x2(NVFP4SIM_CVT_UE8M0, 0x007F, 0)),
+      0x00403F80u);
+}
+
+struct Grid {
+  std::vector<int32_t> out;
+};
+
+void butterflyKernel(void *args) {
+  auto *g = static_cast<Grid *>(args);
+  int32_t tid = nvfp4sim_sreg(NVFP4SIM_TID_X);
+  int32_t v = tid;
+  for (int offset = 16; offset >= 1; offset /= 2)
+    v += static_cast<int32_t>(
+        nvfp4sim_shfl(NVFP4SIM_SHFL_BFLY, -1, v, offset, 0x1F));
+  g->out[nvfp4sim_sreg(NVFP4SIM_CTAID_X) * 64 + tid] = v;
+}
+
+TEST_F(RuntimeTest, ButterflySumsEachWarp) {
+  Grid g{std::vector<int32_t>(128, -1)};
+  nvfp4sim_launch(butterflyKernel, &g, 2, 1, 1, 64, 1, 1, 0);
+  ASSERT_EQ(nvfp4sim_error(), nullptr);
+  for (int cta = 0; cta < 2; ++cta)
+    for (int t = 0; t < 64; ++t)
+      EXPECT_EQ(g.out[cta * 64 + t], t < 32 ? 496 : 32 * 32 + 496);
+}
+
+void shuffleUpKernel(void *args) {
+  auto *g = static_cast<Grid *>(args);
+  int32_t lane = nvfp4sim_sreg(NVFP4SIM_LANEID);
+  int64_t r = nvfp4sim_shfl(NVFP4SIM_SHFL_UP, -1, lane * 10, 3, 0);
+  // The predicate is false for lanes below the offset (they keep their own).
+  g->out[lane] = static_cast<int32_t>(r) + (r >> 32 ? 1000 : 0);
+}
+
+TEST_F(RuntimeTest, ShuffleUpPredicate) {
+  Grid g{std::vector<int32_t>(32, -1)};
+  nvfp4sim_launch(shuffleUpKernel, &g, 1, 1, 1, 32, 1, 1, 0);
+  ASSERT_EQ(nvfp4sim_error(), nullptr);
+  for (int lane = 0; lane < 32; ++lane)
+    EXPECT_EQ(g.out[lane], lane < 3 ? lane * 10 : (lane - 3) * 10 + 1000);
+}
+
+void sharedKernel(void *args) {
+  auto *g = static_cast<Grid *>(args);
+  auto *shared = static_cast<int32_t *>(nvfp4sim_shared());
+  int32_t tid = nvfp4sim_sreg(NVFP4SIM_TID_X);
+  int32_t n = nvfp4sim_sreg(NVFP4SIM_NTID_X);
+  int32_t cta = nvfp4sim_sreg(NVFP4SIM_CTAID_X);
+  shared[tid] = tid + 100 * cta;
+  nvfp4sim_barrier();
+  g->out[cta * n + tid] = shared[(tid + 1) % n];
+}
+
+TEST_F(RuntimeTest, BarrierOrdersSharedMemoryInBothOrders) {
+  for (int reverse : {0, 1}) {
+    nvfp4sim_set_reverse_order(reverse);
+    Grid g{std::vector<int32_t>(3 * 96, -1)};
+    nvfp4sim_launch(sharedKernel, &g, 3, 1, 1, 96, 1, 1, 96 * 4);
+    ASSERT_EQ(nvfp4sim_error(), nullptr);
+    for (int cta = 0; cta < 3; ++cta)
+      for (int t = 0; t < 96; ++t)
+        EXPECT_EQ(g.out[cta * 96 + t], (t + 1) % 96 + 100 * cta);
+  }
+}
+
+/// Half of warp 1 waits in a shuffle for the other half, which waits at the
+/// barrier with warp 0: neither can complete. (Threads at different barrier
+/// instructions would not deadlock: barrier 0 counts arrivals, as on the
+/// hardware.)
+void divergentKernel(void *) {
+  int32_t tid = nvfp4sim_sreg(NVFP4SIM_TID_X);
+  if (tid >= 32 && tid < 48)
+    nvfp4sim_shfl(NVFP4SIM_SHFL_BFLY, -1, 0, 1, 0x1F);
+  nvfp4sim_barrier();
+}
+
+TEST_F(RuntimeTest, DeadlockIsAnError) {
+  nvfp4sim_launch(divergentKernel, nullptr, 1, 1, 1, 64, 1, 1, 0);
+  ASSERT_NE(nvfp4sim_error(), nullptr);
+  EXPECT_NE(std::strstr(nvfp4sim_error(), "deadlocked"), nullptr);
+}
+
+void exitedLaneKernel(void *) {
+  if (nvfp4sim_sreg(NVFP4SIM_LANEID) == 5)
+    return;
+  nvfp4sim_shfl(NVFP4SIM_SHFL_BFLY, -1, 0, 1, 0x1F);
+}
+
+TEST_F(RuntimeTest, ShuffleWithExitedLaneIsAnError) {
+  nvfp4sim_launch(exitedLaneKernel, nullptr, 1, 1, 1, 32, 1, 1, 0);
+  ASSERT_NE(nvfp4sim_error(), nullptr);
+  EXPECT_NE(std::strstr(nvfp4sim_error(), "exited"), nullptr);
+}
+
+} // namespace
