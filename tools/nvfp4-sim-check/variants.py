@@ -43,6 +43,14 @@ LONG = [
     "130x2048x2:mxfp4:linear:bf16",
     "1x2048x1:nvfp4:linear:f32:noalpha",
 ]
+# K = 2880 (90 loads of 16 bytes: 2 whole steps of 32 lanes and one of 26)
+# and K = 4112 (257 loads of 8 bytes): K slices of unequal length.
+SPLIT = [
+    "130x2880x2:nvfp4:linear:f16",
+    "257x2880x1:nvfp4:blocked128x4:bf16:noalpha",
+    "130x4112x1:nvfp4:linear:f32",
+    "130x2880x2:mxfp4:blocked128x4:f16",
+]
 CONVERT = [
     "convert:130x5x2:e4m3:linear:blocked128x4",
     "convert:130x5x2:e4m3:blocked128x4:linear",
@@ -104,6 +112,16 @@ VARIANTS = [
     ("no_prefetch_lif2", "prefetch=false loads-in-flight=2 split-k=1", ODD),
     ("no_cache_hints", "cache-hints=false", ODD + WIDE),
     ("no_hints_cvt", "chip=sm_100a cache-hints=false prefetch=false", ODD),
+    # K split across CTAs: the last CTA adds the partials in a fixed order.
+    ("ctasplit3", "cta-split-k=3 split-k=1", SPLIT),
+    ("ctasplit2_splitk2", "cta-split-k=2 split-k=2 lanes-per-row=8", SPLIT),
+    # More CTAs than lanes: each lane adds several partials.
+    ("ctasplit5_lanes2", "cta-split-k=5 split-k=1 lanes-per-row=2", SPLIT),
+    ("ctasplit6_lanes4_cvt",
+     "chip=sm_100a cta-split-k=6 split-k=1 lanes-per-row=4", SPLIT),
+    ("ctasplit2_rpt1_f32", "decode=f32 cta-split-k=2 rows-per-thread=1", SPLIT),
+    # The cost model's choice on shapes that it splits.
+    ("sm90_default_split", "chip=sm_90a", SPLIT),
     # An explicit CTA size.
     ("rows_per_block8", "rows-per-block=8 rows-per-thread=2 lanes-per-row=16 "
      "split-k=1", WIDE),

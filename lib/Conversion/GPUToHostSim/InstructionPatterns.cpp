@@ -412,8 +412,10 @@ struct TruncToBF16Lowering : public OpRewritePattern<LLVM::FPTruncOp> {
   }
 };
 
-/// Grid-dependency control orders whole launches; launches run one after the
-/// other here, so both instructions are no-ops.
+/// Grid-dependency control orders whole launches and memory barriers order a
+/// thread's memory accesses for other CTAs; launches, CTAs and the threads
+/// between two scheduling points run one after the other here, so these
+/// instructions are no-ops.
 template <typename GridDepOp>
 struct EraseLowering : public OpRewritePattern<GridDepOp> {
   using OpRewritePattern<GridDepOp>::OpRewritePattern;
@@ -446,5 +448,6 @@ void mlir::nvfp4::populateGPUToHostSimPatterns(RewritePatternSet &patterns) {
       DotAccumulate2WayLowering, ConvertX2Lowering<NVVM::ConvertF8x2ToF16x2Op>,
       ConvertX2Lowering<NVVM::ConvertF8x2ToBF16x2Op>,
       ConvertX2Lowering<NVVM::ConvertF4x2ToF16x2Op>, GlobalLoadAsmLowering,
-      TruncToBF16Lowering, EraseLowering<NVVM::GriddepcontrolOp>>(ctx);
+      TruncToBF16Lowering, EraseLowering<NVVM::GriddepcontrolOp>,
+      EraseLowering<NVVM::MembarOp>>(ctx);
 }
