@@ -47,6 +47,25 @@ Value muli(OpBuilder &b, Location loc, Value x, int64_t f) {
   return arith::MulIOp::create(b, loc, x, idx(b, loc, f));
 }
 
+/// Generic `!llvm.ptr` to `memref[indices]`, for loads no memref op
+/// expresses (inline PTX, atomic orderings).
+Value elementPointer(OpBuilder &b, Location loc, Value memref,
+                     ValueRange indices) {
+  auto type = cast<MemRefType>(memref.getType());
+  auto [strides, offset] = type.getStridesAndOffset();
+  Value linear = idx(b, loc, offset);
+  for (auto [i, index] : llvm::enumerate(indices))
+    linear = addi(b, loc, linear, muli(b, loc, index, strides[i]));
+  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+  if (elementBytes != 1)
+    linear = muli(b, loc, linear, elementBytes);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value addr = arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                          addi(b, loc, base, linear));
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), addr);
+}
+
 /// Loads `bytes` (8 or 16) bytes at `memref[indices]` as i32 words. With
 /// `streaming`, the load takes the read-only path without allocating in L1
 /// (the matrix is read exactly once); PTX has no MLIR op for that hint.
@@ -66,16 +85,7 @@ SmallVector<Value> loadWords(OpBuilder &b, Location loc, Value memref,
       words.push_back(vector::ExtractOp::create(b, loc, w, i));
     return words;
   }
-  auto type = cast<MemRefType>(memref.getType());
-  auto [strides, offset] = type.getStridesAndOffset();
-  Value linear = idx(b, loc, offset);
-  for (auto [i, index] : llvm::enumerate(indices))
-    linear = addi(b, loc, linear, muli(b, loc, index, strides[i]));
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  Value addr = arith::IndexCastOp::create(b, loc, b.getI64Type(),
-                                          addi(b, loc, base, linear));
-  Value ptr = LLVM::IntToPtrOp::create(
-      b, loc, LLVM::LLVMPointerType::get(b.getContext()), addr);
+  Value ptr = elementPointer(b, loc, memref, indices);
   SmallVector<Type> fields(count, b.getI32Type());
   auto structType = LLVM::LLVMStructType::getLiteral(b.getContext(), fields);
   std::string regs, constraints;
@@ -640,16 +650,7 @@ struct KernelBuilder {
   /// An f32 load from global `memref` that sees other CTAs' stores made
   /// visible by a fence (ld.relaxed.gpu: not served from a stale L1 line).
   Value loadCoherent(Value memref, ValueRange indices) {
-    auto type = cast<MemRefType>(memref.getType());
-    auto [strides, offset] = type.getStridesAndOffset();
-    IV linear = IV(b, loc, idx(b, loc, offset));
-    for (auto [i, index] : llvm::enumerate(indices))
-      linear = linear + IV(b, loc, index) * strides[i];
-    Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-    Value addr = arith::IndexCastOp::create(
-        b, loc, b.getI64Type(), addi(b, loc, base, muli(b, loc, linear, 4)));
-    Value ptr = LLVM::IntToPtrOp::create(
-        b, loc, LLVM::LLVMPointerType::get(b.getContext()), addr);
+    Value ptr = elementPointer(b, loc, memref, indices);
     return LLVM::LoadOp::create(b, loc, b.getF32Type(), ptr, /*alignment=*/4,
                                 /*isVolatile=*/false, /*isNonTemporal=*/false,
                                 /*isInvariant=*/false,
