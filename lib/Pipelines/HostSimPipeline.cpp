@@ -15,7 +15,7 @@ void mlir::nvfp4::buildHostSimPipeline(OpPassManager &pm,
   // Exactly the device IR the PTX pipeline hands to gpu-module-to-binary.
   buildKernelsToNVVMPasses(pm, options);
   ConvertGPUToHostSimOptions sim;
-  sim.prefix = options.exportPrefix;
+  sim.prefix = options.exportKernels.prefix;
   pm.addPass(createConvertGPUToHostSim(sim));
   // The host functions that launched the kernels, now calling the launchers.
   pm.addPass(createSCFToControlFlowPass());

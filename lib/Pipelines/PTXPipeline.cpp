@@ -14,30 +14,11 @@ using namespace mlir;
 
 void mlir::nvfp4::buildKernelsToNVVMPasses(OpPassManager &pm,
                                            const PTXPipelineOptions &options) {
-  ConvertNVFP4ToGPUOptions kernel;
-  kernel.chip = options.chip;
-  kernel.rowsPerBlock = options.rowsPerBlock;
-  kernel.rowsPerThread = options.rowsPerThread;
-  kernel.lanesPerRow = options.lanesPerRow;
-  kernel.bytesPerLoad = options.bytesPerLoad;
-  kernel.loadsInFlight = options.loadsInFlight;
-  kernel.decode = options.decode;
-  kernel.cacheHints = options.cacheHints;
-  kernel.prefetch = options.prefetch;
-  kernel.splitK = options.splitK;
-  kernel.ctaSplitK = options.ctaSplitK;
-  kernel.vectorInShared = options.vectorInShared;
-  kernel.maxRegisters = options.maxRegisters;
-  kernel.interleaveRows = options.interleaveRows;
-  if (options.strategy == KernelStrategy::Tcgen05) {
-    ConvertNVFP4ToTcgen05Options tensorCores;
-    tensorCores.chip = options.chip;
-    tensorCores.stages = options.stages;
-    pm.addPass(createConvertNVFP4ToTcgen05(tensorCores));
-  }
+  if (options.strategy == KernelStrategy::Tcgen05)
+    pm.addPass(createConvertNVFP4ToTcgen05(options.tensorCores));
   // Whatever the tensor-core lowering leaves (scale-layout conversions, or
   // every op with strategy=cuda-cores) becomes CUDA-core kernels.
-  pm.addPass(createConvertNVFP4ToGPU(kernel));
+  pm.addPass(createConvertNVFP4ToGPU(options.cudaCores));
 
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   device.addPass(createSCFToControlFlowPass());
@@ -62,10 +43,6 @@ void mlir::nvfp4::buildPTXPipeline(OpPassManager &pm,
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa";
   pm.addPass(createGpuModuleToBinaryPass(binary));
-  if (!options.exportDir.empty()) {
-    NVFP4ExportKernelsOptions exportOptions;
-    exportOptions.directory = options.exportDir;
-    exportOptions.prefix = options.exportPrefix;
-    pm.addPass(createNVFP4ExportKernels(exportOptions));
-  }
+  if (options.exportFiles)
+    pm.addPass(createNVFP4ExportKernels(options.exportKernels));
 }

@@ -15,14 +15,28 @@ void mlir::nvfp4::registerNVFP4Pipelines() {
       "nvfp4-cpu-pipeline",
       "Lower nvfp4 ops through loops to the LLVM dialect (for mlir-runner)",
       buildCPUPipeline);
-  PassPipelineRegistration<PTXPipelineOptions>(
+  // The GPU pipelines route each option to the pass that declares it.
+  auto gpuPipeline = [](void (*build)(OpPassManager &,
+                                      const PTXPipelineOptions &)) {
+    return [build](OpPassManager &pm, StringRef text,
+                   function_ref<LogicalResult(const Twine &)> errorHandler) {
+      FailureOr<PTXPipelineOptions> options =
+          parsePTXPipelineOptions(text, errorHandler);
+      if (failed(options))
+        return failure();
+      build(pm, *options);
+      return success();
+    };
+  };
+  registerPassPipeline(
       "nvfp4-to-ptx",
-      "Lower nvfp4.gemv to CUDA-core kernels in a gpu.binary holding PTX",
-      buildPTXPipeline);
-  PassPipelineRegistration<PTXPipelineOptions>(
+      "Lower nvfp4.gemv and nvfp4.convert_scale_layout to kernels (CUDA "
+      "cores or tcgen05) in a gpu.binary holding PTX",
+      gpuPipeline(buildPTXPipeline), describePTXPipelineOptions);
+  registerPassPipeline(
       "nvfp4-to-host-sim",
-      "Lower nvfp4.gemv like --nvfp4-to-ptx, but to host code that the GPU "
+      "Lower nvfp4 ops like --nvfp4-to-ptx, but to host code that the GPU "
       "simulation runtime executes (same options; export-prefix prefixes the "
       "symbols, export-dir is ignored)",
-      buildHostSimPipeline);
+      gpuPipeline(buildHostSimPipeline), describePTXPipelineOptions);
 }

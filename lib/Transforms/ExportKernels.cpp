@@ -51,6 +51,13 @@ struct NVFP4ExportKernelsPass
     : public mlir::nvfp4::impl::NVFP4ExportKernelsBase<NVFP4ExportKernelsPass> {
   using Base::Base;
 
+  mlir::nvfp4::NVFP4ExportKernelsOptions currentOptions() const {
+    mlir::nvfp4::NVFP4ExportKernelsOptions options;
+    options.directory = directory;
+    options.prefix = prefix;
+    return options;
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (std::error_code ec = llvm::sys::fs::create_directories(directory)) {
@@ -113,3 +120,12 @@ struct NVFP4ExportKernelsPass
 };
 
 } // namespace
+
+FailureOr<mlir::nvfp4::NVFP4ExportKernelsOptions>
+mlir::nvfp4::parseNVFP4ExportKernelsOptions(
+    StringRef text, function_ref<LogicalResult(const Twine &)> errorHandler) {
+  NVFP4ExportKernelsPass pass;
+  if (failed(pass.initializeOptions(text, errorHandler)))
+    return failure();
+  return pass.currentOptions();
+}

@@ -3,6 +3,8 @@
 #ifndef NVFP4_CONVERSION_PASSES_H
 #define NVFP4_CONVERSION_PASSES_H
 
+#include "nvfp4/Conversion/PassOptionTypes.h"
+
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
@@ -49,6 +51,13 @@ void populateNVFP4ToGPUConversionPatterns(
 /// Patterns outlining nvfp4.gemv into Blackwell tcgen05 kernels (as above).
 void populateNVFP4ToTcgen05ConversionPatterns(
     RewritePatternSet &patterns, const ConvertNVFP4ToTcgen05Options &options);
+
+/// The options `text` (as given to the pass on the command line: `key=value
+/// ...`) set, checked as the pass checks them; errors go to `errorHandler`.
+FailureOr<ConvertNVFP4ToGPUOptions> parseConvertNVFP4ToGPUOptions(
+    StringRef text, function_ref<LogicalResult(const Twine &)> errorHandler);
+FailureOr<ConvertNVFP4ToTcgen05Options> parseConvertNVFP4ToTcgen05Options(
+    StringRef text, function_ref<LogicalResult(const Twine &)> errorHandler);
 
 #define GEN_PASS_REGISTRATION
 #include "nvfp4/Conversion/Passes.h.inc"

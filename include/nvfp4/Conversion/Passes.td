@@ -5,6 +5,20 @@
 
 include "mlir/Pass/PassBase.td"
 
+// An option whose help ends with its default, written once: `shown` is the
+// default as a user types it (the C++ initializer by default).
+class NVFP4Option<string varName, string arg, string valueType, string default,
+                  string desc, string shown = default,
+                  string additionalFlags = "">
+    : Option<varName, arg, valueType, default,
+             desc # " (default: " # shown # ")", additionalFlags>;
+
+// The chip option of the GPU lowerings: a name of the chip table
+// (nvfp4/Support/Chips.h), checked when it is parsed.
+class ChipOption<string default>
+    : NVFP4Option<"chip", "chip", "::mlir::nvfp4::ChipName",
+                  "\"" # default # "\"", "Target chip", default>;
+
 def ConvertNVFP4ToLoops : Pass<"convert-nvfp4-to-loops"> {
   let summary = "Lower nvfp4 operations to scf loops over memrefs (CPU)";
   let description = [{
@@ -59,39 +73,56 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "Target chip (sm_90a, sm_100a)">,
-    Option<"rowsPerBlock", "rows-per-block", "int64_t", /*default=*/"0",
-           "Rows one CTA reduces (0: cost model)">,
-    Option<"rowsPerThread", "rows-per-thread", "int64_t", /*default=*/"0",
-           "Rows each thread reduces at the same K positions, sharing one "
-           "decode of b (1-8; 0: cost model)">,
-    Option<"lanesPerRow", "lanes-per-row", "int64_t", /*default=*/"0",
-           "Threads that share one row (power of two <= 32; 0: cost model)">,
-    Option<"bytesPerLoad", "bytes-per-load", "int64_t", /*default=*/"0",
-           "Bytes of a each thread loads at once (8 or 16; 0: largest that fits K)">,
-    Option<"loadsInFlight", "loads-in-flight", "int64_t", /*default=*/"0",
-           "Steps whose loads are issued before their first use (1-8; 0: cost model)">,
-    Option<"decode", "decode", "std::string", /*default=*/"\"\"",
-           "e2m1 decode: dp4a, cvt or f32 (empty: chip default)">,
-    Option<"cacheHints", "cache-hints", "bool", /*default=*/"true",
-           "Load a through the non-coherent path without L1 allocation">,
-    Option<"prefetch", "prefetch", "bool", /*default=*/"true",
-           "Issue the next group of loads before decoding the current one">,
-    Option<"interleaveRows", "interleave-rows", "bool", /*default=*/"true",
-           "With blocked NVFP4 scales and 4 rows a thread, give a thread the "
-           "rows 32 apart whose scales share one 16-byte line">,
-    Option<"maxRegisters", "max-registers", "int64_t", /*default=*/"0",
-           "Register cap per thread given to ptxas (.maxnreg; 0: none)">,
-    Option<"vectorInShared", "vector-in-shared", "bool", /*default=*/"false",
-           "Decode b once per CTA into shared memory (dp4a; when it fits)">,
-    Option<"splitK", "split-k", "int64_t", /*default=*/"0",
-           "Lane groups of one CTA that split a row's K range (partials "
-           "added in shared memory; 1-16; 0: cost model)">,
-    Option<"ctaSplitK", "cta-split-k", "int64_t", /*default=*/"0",
-           "CTAs that split a row's K range (partials added in a fixed "
-           "order by the last CTA, so every run gives the same bits; 1-64; "
-           "0: cost model)">
+    ChipOption<"sm_90a">,
+    NVFP4Option<"rowsPerBlock", "rows-per-block", "int64_t", "0",
+                "Rows one CTA reduces (0: cost model)">,
+    NVFP4Option<"rowsPerThread", "rows-per-thread", "int64_t", "0",
+                "Rows each thread reduces at the same K positions, sharing "
+                "one decode of b (1-8; 0: cost model)">,
+    NVFP4Option<"lanesPerRow", "lanes-per-row", "int64_t", "0",
+                "Threads that share one row (power of two <= 32; 0: cost "
+                "model)">,
+    NVFP4Option<"bytesPerLoad", "bytes-per-load", "int64_t", "0",
+                "Bytes of a each thread loads at once (8 or 16; 0: largest "
+                "that fits K)">,
+    NVFP4Option<"loadsInFlight", "loads-in-flight", "int64_t", "0",
+                "Steps whose loads are issued before their first use (1-8; "
+                "0: cost model)">,
+    NVFP4Option<"decode", "decode", "::mlir::nvfp4::DecodeChoice",
+                "::mlir::nvfp4::DecodeChoice::ChipDefault",
+                "How e2m1 becomes arithmetic", "chip",
+                [{::llvm::cl::values(
+                  clEnumValN(::mlir::nvfp4::DecodeChoice::ChipDefault, "chip",
+                             "cvt where the chip converts e2m1, else dp4a"),
+                  clEnumValN(::mlir::nvfp4::DecodeChoice::Dp4a, "dp4a",
+                             "byte lookups (prmt) and 4-way integer dot "
+                             "products"),
+                  clEnumValN(::mlir::nvfp4::DecodeChoice::Cvt, "cvt",
+                             "cvt.rn.f16x2.e2m1x2 and f16x2 FMAs (sm_100a)"),
+                  clEnumValN(::mlir::nvfp4::DecodeChoice::F32, "f32",
+                             "integer decode to f32"))}]>,
+    NVFP4Option<"cacheHints", "cache-hints", "bool", "true",
+                "Load a through the non-coherent path without L1 "
+                "allocation">,
+    NVFP4Option<"prefetch", "prefetch", "bool", "true",
+                "Issue the next group of loads before decoding the current "
+                "one">,
+    NVFP4Option<"interleaveRows", "interleave-rows", "bool", "true",
+                "With blocked NVFP4 scales and 4 rows a thread, give a "
+                "thread the rows 32 apart whose scales share one 16-byte "
+                "line">,
+    NVFP4Option<"maxRegisters", "max-registers", "int64_t", "0",
+                "Register cap per thread given to ptxas (.maxnreg; 0: none)">,
+    NVFP4Option<"vectorInShared", "vector-in-shared", "bool", "false",
+                "Decode b once per CTA into shared memory (dp4a; when it "
+                "fits)">,
+    NVFP4Option<"splitK", "split-k", "int64_t", "0",
+                "Lane groups of one CTA that split a row's K range (partials "
+                "added in shared memory; 1-16; 0: cost model)">,
+    NVFP4Option<"ctaSplitK", "cta-split-k", "int64_t", "0",
+                "CTAs that split a row's K range (partials added in a fixed "
+                "order by the last CTA, so every run gives the same bits; "
+                "1-64; 0: cost model)">
   ];
 }
 
@@ -120,10 +151,10 @@ def ConvertNVFP4ToTcgen05 : Pass<"convert-nvfp4-to-tcgen05", "::mlir::ModuleOp">
                            "::mlir::NVVM::NVVMDialect",
                            "::mlir::scf::SCFDialect"];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_100a\"",
-           "Target chip (sm_100a only)">,
-    Option<"stages", "stages", "int64_t", /*default=*/"4",
-           "Shared-memory ring slots (1: no overlap of loads and MMAs; 1-8)">
+    ChipOption<"sm_100a">,
+    NVFP4Option<"stages", "stages", "int64_t", "4",
+                "Shared-memory ring slots (1: no overlap of loads and MMAs; "
+                "1-8)">
   ];
 }
 

@@ -10,6 +10,10 @@ namespace mlir::nvfp4 {
 #define GEN_PASS_DECL
 #include "nvfp4/Transforms/Passes.h.inc"
 
+/// The options `text` (`key=value ...`) sets; errors go to `errorHandler`.
+FailureOr<NVFP4ExportKernelsOptions> parseNVFP4ExportKernelsOptions(
+    StringRef text, function_ref<LogicalResult(const Twine &)> errorHandler);
+
 #define GEN_PASS_REGISTRATION
 #include "nvfp4/Transforms/Passes.h.inc"
 } // namespace mlir::nvfp4

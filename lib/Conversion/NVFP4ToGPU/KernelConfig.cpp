@@ -6,7 +6,6 @@
 #include "nvfp4/Support/GemvCostModel.h"
 #include "nvfp4/Support/ScaleLayout.h"
 
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <limits>
@@ -44,23 +43,24 @@ LogicalResult checkRange(GemvOp op, StringRef name, int64_t value, int64_t lo,
                           << "], got " << value;
 }
 
-FailureOr<DecodeMethod> resolveDecode(GemvOp op, StringRef decode,
+FailureOr<DecodeMethod> resolveDecode(GemvOp op, DecodeChoice decode,
                                       const ::nvfp4::ChipInfo &chip) {
-  if (decode.empty())
+  switch (decode) {
+  case DecodeChoice::ChipDefault:
     return chip.e2m1Convert ? DecodeMethod::Cvt : DecodeMethod::Dp4a;
-  auto method = llvm::StringSwitch<std::optional<DecodeMethod>>(decode)
-                    .Case("dp4a", DecodeMethod::Dp4a)
-                    .Case("cvt", DecodeMethod::Cvt)
-                    .Case("f32", DecodeMethod::F32)
-                    .Default(std::nullopt);
-  if (!method)
-    return op.emitOpError() << "unknown decode method '" << decode
-                            << "' (expected dp4a, cvt or f32)";
-  if (*method == DecodeMethod::Cvt && !chip.e2m1Convert)
-    return op.emitOpError()
-           << "decode=cvt needs sm_100a (cvt.rn.f16x2.e2m1x2), not "
-           << chip.name;
-  return *method;
+  case DecodeChoice::Dp4a:
+    return DecodeMethod::Dp4a;
+  case DecodeChoice::F32:
+    return DecodeMethod::F32;
+  case DecodeChoice::Cvt:
+    if (!chip.e2m1Convert)
+      return op.emitOpError()
+             << "decode=cvt needs a chip that converts e2m1 "
+                "(cvt.rn.f16x2.e2m1x2), not "
+             << chip.name;
+    return DecodeMethod::Cvt;
+  }
+  llvm_unreachable("unknown decode choice");
 }
 
 } // namespace
@@ -80,7 +80,7 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
   }
   if (failed(checkChip(op, options.chip)))
     return failure();
-  const ::nvfp4::ChipInfo &chip = *::nvfp4::findChip(options.chip);
+  const ::nvfp4::ChipInfo &chip = *::nvfp4::findChip(options.chip.name);
   int64_t rows = aType.getDimSize(1), rowBytes = aType.getDimSize(2);
   if (rows < 1 || rowBytes < 1 || aType.getDimSize(0) < 1)
     return op.emitOpError() << "needs M, K and L of at least 1 for the GPU "
@@ -88,7 +88,7 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
                             << rows << ", K = " << rowBytes * 2
                             << ", L = " << aType.getDimSize(0);
   KernelConfig cfg;
-  cfg.chip = options.chip;
+  cfg.chip = options.chip.name;
   cfg.cacheHints = options.cacheHints;
   cfg.prefetch = options.prefetch;
   FailureOr<DecodeMethod> decode = resolveDecode(op, options.decode, chip);

@@ -179,8 +179,8 @@ struct ConvertNVFP4ToGPUPass
     : public mlir::nvfp4::impl::ConvertNVFP4ToGPUBase<ConvertNVFP4ToGPUPass> {
   using Base::Base;
 
-  void runOnOperation() override {
-    ModuleOp module = getOperation();
+  /// The option values as the struct the patterns take.
+  ConvertNVFP4ToGPUOptions currentOptions() const {
     ConvertNVFP4ToGPUOptions options;
     options.chip = chip;
     options.rowsPerBlock = rowsPerBlock;
@@ -196,6 +196,12 @@ struct ConvertNVFP4ToGPUPass
     options.vectorInShared = vectorInShared;
     options.maxRegisters = maxRegisters;
     options.interleaveRows = interleaveRows;
+    return options;
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    ConvertNVFP4ToGPUOptions options = currentOptions();
     RewritePatternSet patterns(&getContext());
     populateNVFP4ToGPUConversionPatterns(patterns, options);
     // One walk in program order, so kernels appear in the order of their
@@ -216,4 +222,12 @@ void mlir::nvfp4::populateNVFP4ToGPUConversionPatterns(
     RewritePatternSet &patterns, const ConvertNVFP4ToGPUOptions &options) {
   patterns.add<GemvLowering>(patterns.getContext(), options);
   patterns.add<ConvertScaleLayoutLowering>(patterns.getContext(), options.chip);
+}
+
+FailureOr<ConvertNVFP4ToGPUOptions> mlir::nvfp4::parseConvertNVFP4ToGPUOptions(
+    StringRef text, function_ref<LogicalResult(const Twine &)> errorHandler) {
+  ConvertNVFP4ToGPUPass pass;
+  if (failed(pass.initializeOptions(text, errorHandler)))
+    return failure();
+  return pass.currentOptions();
 }

@@ -63,10 +63,10 @@ struct GemvToTcgen05Lowering : public OpRewritePattern<GemvOp> {
       : OpRewritePattern(ctx), options(options) {}
 
   FailureOr<plan::GemvPlan> makePlan(GemvOp op) const {
-    const ::nvfp4::ChipInfo *info = ::nvfp4::findChip(options.chip);
+    const ::nvfp4::ChipInfo *info = ::nvfp4::findChip(options.chip.name);
     if (!info || !info->tcgen05)
       return op.emitOpError() << "the tcgen05 lowering targets sm_100a, not '"
-                              << options.chip << "'";
+                              << options.chip.name << "'";
     for (Value v :
          {op.getA(), op.getSfa(), op.getB(), op.getSfb(), op.getC()}) {
       auto t = cast<MemRefType>(v.getType());
@@ -116,10 +116,16 @@ struct ConvertNVFP4ToTcgen05Pass
           ConvertNVFP4ToTcgen05Pass> {
   using Base::Base;
 
-  void runOnOperation() override {
+  /// The option values as the struct the patterns take.
+  ConvertNVFP4ToTcgen05Options currentOptions() const {
     ConvertNVFP4ToTcgen05Options options;
     options.chip = chip;
     options.stages = stages;
+    return options;
+  }
+
+  void runOnOperation() override {
+    ConvertNVFP4ToTcgen05Options options = currentOptions();
     RewritePatternSet patterns(&getContext());
     populateNVFP4ToTcgen05ConversionPatterns(patterns, options);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
@@ -135,4 +141,13 @@ struct ConvertNVFP4ToTcgen05Pass
 void mlir::nvfp4::populateNVFP4ToTcgen05ConversionPatterns(
     RewritePatternSet &patterns, const ConvertNVFP4ToTcgen05Options &options) {
   patterns.add<GemvToTcgen05Lowering>(patterns.getContext(), options);
+}
+
+FailureOr<ConvertNVFP4ToTcgen05Options>
+mlir::nvfp4::parseConvertNVFP4ToTcgen05Options(
+    StringRef text, function_ref<LogicalResult(const Twine &)> errorHandler) {
+  ConvertNVFP4ToTcgen05Pass pass;
+  if (failed(pass.initializeOptions(text, errorHandler)))
+    return failure();
+  return pass.currentOptions();
 }

@@ -2,12 +2,9 @@
 // Each case needs its own options, so each is a file of its own.
 //
 // RUN: rm -rf %t && split-file %s %t
-// RUN: nvfp4-opt %t/chip.mlir --convert-nvfp4-to-gpu="chip=sm_80" -split-input-file -verify-diagnostics
 // RUN: nvfp4-opt %t/cvt-on-hopper.mlir --convert-nvfp4-to-gpu="chip=sm_90a decode=cvt" -verify-diagnostics
-// RUN: nvfp4-opt %t/unknown-decode.mlir --convert-nvfp4-to-gpu="chip=sm_90a decode=mma" -verify-diagnostics
 // RUN: nvfp4-opt %t/lanes.mlir --convert-nvfp4-to-gpu="chip=sm_90a lanes-per-row=3" -verify-diagnostics
 // RUN: nvfp4-opt %t/bytes-per-load.mlir --convert-nvfp4-to-gpu="chip=sm_90a bytes-per-load=16" -verify-diagnostics
-// RUN: nvfp4-opt %t/plain-sm90.mlir --convert-nvfp4-to-gpu="chip=sm_90" -verify-diagnostics
 // RUN: nvfp4-opt %t/loads-range.mlir --convert-nvfp4-to-gpu="chip=sm_90a loads-in-flight=100" -verify-diagnostics
 // RUN: nvfp4-opt %t/rows-range.mlir --convert-nvfp4-to-gpu="chip=sm_90a rows-per-thread=9" -verify-diagnostics
 // RUN: nvfp4-opt %t/split-range.mlir --convert-nvfp4-to-gpu="chip=sm_90a split-k=17" -verify-diagnostics
@@ -18,31 +15,9 @@
 // RUN: nvfp4-opt %t/empty.mlir --convert-nvfp4-to-gpu="chip=sm_90a" -verify-diagnostics
 // RUN: nvfp4-opt %t/dynamic.mlir --convert-nvfp4-to-gpu="chip=sm_90a" -split-input-file -verify-diagnostics
 
-//--- chip.mlir
-func.func @gemv(%a: memref<1x256x64xi8>, %sfa: memref<1x256x8xf8E4M3FN>, %b: memref<1x64xi8>, %sfb: memref<1x8xf8E4M3FN>, %c: memref<1x256xf16>) {
-  // expected-error @+1 {{unsupported chip 'sm_80' (expected sm_90a or sm_100a)}}
-  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x256x64xi8>, memref<1x256x8xf8E4M3FN>, memref<1x64xi8>, memref<1x8xf8E4M3FN> into memref<1x256xf16>
-  return
-}
-
-// -----
-
-func.func @convert(%lin: memref<1x256x16xf8E4M3FN>, %blk: memref<1x2x4x512xf8E4M3FN>) {
-  // expected-error @+1 {{unsupported chip 'sm_80' (expected sm_90a or sm_100a)}}
-  nvfp4.convert_scale_layout %lin, %blk from <linear> to <blocked128x4> : memref<1x256x16xf8E4M3FN> to memref<1x2x4x512xf8E4M3FN>
-  return
-}
-
 //--- cvt-on-hopper.mlir
 func.func @gemv(%a: memref<1x256x64xi8>, %sfa: memref<1x256x8xf8E4M3FN>, %b: memref<1x64xi8>, %sfb: memref<1x8xf8E4M3FN>, %c: memref<1x256xf16>) {
-  // expected-error @+1 {{decode=cvt needs sm_100a (cvt.rn.f16x2.e2m1x2), not sm_90a}}
-  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x256x64xi8>, memref<1x256x8xf8E4M3FN>, memref<1x64xi8>, memref<1x8xf8E4M3FN> into memref<1x256xf16>
-  return
-}
-
-//--- unknown-decode.mlir
-func.func @gemv(%a: memref<1x256x64xi8>, %sfa: memref<1x256x8xf8E4M3FN>, %b: memref<1x64xi8>, %sfb: memref<1x8xf8E4M3FN>, %c: memref<1x256xf16>) {
-  // expected-error @+1 {{unknown decode method 'mma' (expected dp4a, cvt or f32)}}
+  // expected-error @+1 {{decode=cvt needs a chip that converts e2m1 (cvt.rn.f16x2.e2m1x2), not sm_90a}}
   nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x256x64xi8>, memref<1x256x8xf8E4M3FN>, memref<1x64xi8>, memref<1x8xf8E4M3FN> into memref<1x256xf16>
   return
 }
@@ -75,13 +50,6 @@ func.func @gemv(%a: memref<?x?x?xi8>, %sfa: memref<?x?x?xf8E4M3FN>, %b: memref<?
 func.func @convert(%lin: memref<?x256x16xf8E4M3FN>, %blk: memref<?x2x4x512xf8E4M3FN>) {
   // expected-error @+1 {{needs static, identity-layout memrefs for the GPU lowering}}
   nvfp4.convert_scale_layout %lin, %blk from <linear> to <blocked128x4> : memref<?x256x16xf8E4M3FN> to memref<?x2x4x512xf8E4M3FN>
-  return
-}
-
-//--- plain-sm90.mlir
-func.func @gemv(%a: memref<1x256x64xi8>, %sfa: memref<1x256x8xf8E4M3FN>, %b: memref<1x64xi8>, %sfb: memref<1x8xf8E4M3FN>, %c: memref<1x256xf16>) {
-  // expected-error @+1 {{unsupported chip 'sm_90' (expected sm_90a or sm_100a)}}
-  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x256x64xi8>, memref<1x256x8xf8E4M3FN>, memref<1x64xi8>, memref<1x8xf8E4M3FN> into memref<1x256xf16>
   return
 }
 

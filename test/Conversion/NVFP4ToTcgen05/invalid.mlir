@@ -1,7 +1,7 @@
 // RUN: nvfp4-opt %s -split-input-file --convert-nvfp4-to-tcgen05 -verify-diagnostics
 // RUN: not nvfp4-opt %s --convert-nvfp4-to-tcgen05="chip=sm_90a" 2>&1 | FileCheck %s --check-prefix=CHIP
 // RUN: not nvfp4-opt %s --convert-nvfp4-to-tcgen05="stages=9" 2>&1 | FileCheck %s --check-prefix=STAGES
-// RUN: not nvfp4-opt %s --nvfp4-to-ptx="strategy=tcgen05" 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: not nvfp4-opt %s --nvfp4-to-ptx="strategy=tcgen05 chip=sm_90a" 2>&1 | FileCheck %s --check-prefix=CHIP
 
 // CHIP: error: 'nvfp4.gemv' op the tcgen05 lowering targets sm_100a, not 'sm_90a'
 // STAGES: error: 'nvfp4.gemv' op cannot lower to tcgen05: stages must be in [1, 8]

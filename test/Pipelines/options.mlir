@@ -1,0 +1,59 @@
+// The GPU pipelines route each option to the pass that declares it; options
+// of the other strategy, unknown keys and values the option's type rejects
+// are errors before any pass runs.
+//
+// RUN: not nvfp4-opt %s --nvfp4-to-ptx="strategy=tcgen05 rows-per-block=64" 2>&1 | FileCheck %s --check-prefix=CUDA-ONLY
+// RUN: not nvfp4-opt %s --nvfp4-to-ptx="stages=3" 2>&1 | FileCheck %s --check-prefix=TCGEN05-ONLY
+// RUN: not nvfp4-opt %s --nvfp4-to-host-sim="bogus=1" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not nvfp4-opt %s --nvfp4-to-ptx="export-bogus=1" 2>&1 | FileCheck %s --check-prefix=UNKNOWN-EXPORT
+// RUN: not nvfp4-opt %s --nvfp4-to-ptx="strategy=tensor" 2>&1 | FileCheck %s --check-prefix=STRATEGY
+// RUN: not nvfp4-opt %s --nvfp4-to-ptx="chip=sm_90a chip=sm_100a" 2>&1 | FileCheck %s --check-prefix=TWICE
+// RUN: not nvfp4-opt %s --nvfp4-to-ptx="chip=sm_80" 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: not nvfp4-opt %s --nvfp4-to-ptx="chip=sm_90" 2>&1 | FileCheck %s --check-prefix=CHIP90
+// RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="chip=sm_100" 2>&1 | FileCheck %s --check-prefix=CHIP100
+// RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="decode=mma" 2>&1 | FileCheck %s --check-prefix=DECODE
+//
+// With strategy=tcgen05 the chip defaults to the tensor-core pass's own
+// (sm_100a) for every kernel, the scale-layout conversion's included.
+// RUN: nvfp4-opt %s --nvfp4-to-ptx="strategy=tcgen05" | FileCheck %s --check-prefix=TCGEN05-CHIP
+// RUN: nvfp4-opt %s --nvfp4-to-ptx | FileCheck %s --check-prefix=DEFAULT-CHIP
+//
+// --help shows every option with its default.
+// RUN: nvfp4-opt --help | FileCheck %s --check-prefix=HELP
+
+// CUDA-ONLY: error: option 'rows-per-block' does not apply to strategy=tcgen05 (it is an option of strategy=cuda-cores)
+// TCGEN05-ONLY: error: option 'stages' does not apply to strategy=cuda-cores (it is an option of strategy=tcgen05)
+// UNKNOWN: error: no option 'bogus'
+// UNKNOWN-EXPORT: error: no option 'export-bogus' (nvfp4-export-kernels has no 'bogus')
+// STRATEGY: error: strategy must be cuda-cores or tcgen05, got 'tensor'
+// TWICE: error: option 'chip' given twice
+// CHIP: unknown chip 'sm_80' (expected sm_90a or sm_100a)
+// CHIP-NOT: unknown chip
+// CHIP90: unknown chip 'sm_90' (expected sm_90a or sm_100a)
+// CHIP100: unknown chip 'sm_100' (expected sm_90a or sm_100a)
+// DECODE: for the --decode option: Cannot find option named 'mma'
+
+// TCGEN05-CHIP-COUNT-2: gpu.binary @{{.*}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_100a"
+// DEFAULT-CHIP-COUNT-2: gpu.binary @{{.*}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a"
+
+// HELP: --convert-nvfp4-to-gpu
+// HELP: --chip=<chip>{{.*}}- Target chip (default: sm_90a)
+// HELP: --decode=<value>{{.*}}- How e2m1 becomes arithmetic (default: chip)
+// HELP: --convert-nvfp4-to-tcgen05
+// HELP: --chip=<chip>{{.*}}- Target chip (default: sm_100a)
+// HELP: --stages=<long>{{.*}}- Shared-memory ring slots (1: no overlap of loads and MMAs; 1-8) (default: 4)
+// HELP: --nvfp4-to-ptx
+// HELP: --strategy=<value>{{.*}}- Which kernel a gemv becomes (default: cuda-cores)
+
+func.func @gemv(%a: memref<1x128x32xi8>, %sfa: memref<1x128x4xf8E4M3FN>,
+    %b: memref<1x32xi8>, %sfb: memref<1x4xf8E4M3FN>, %c: memref<1x128xf32>) {
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c
+      : memref<1x128x32xi8>, memref<1x128x4xf8E4M3FN>, memref<1x32xi8>,
+        memref<1x4xf8E4M3FN> into memref<1x128xf32>
+  return
+}
+
+func.func @convert(%lin: memref<1x256x16xf8E4M3FN>, %blk: memref<1x2x4x512xf8E4M3FN>) {
+  nvfp4.convert_scale_layout %lin, %blk from <linear> to <blocked128x4> : memref<1x256x16xf8E4M3FN> to memref<1x2x4x512xf8E4M3FN>
+  return
+}
