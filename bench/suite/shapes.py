@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The GEMV benchmark suite: one "name M K L" line per shape.
 
-    bench/suite/shapes.py [problem|models|random|all]
+    bench/suite/shapes.py [problem|models|random|all|tune]
 
 problem: the five shapes of docs/problem.md section 4.
 models:  projections of published open-weight model configs (M = output
@@ -11,6 +11,9 @@ random:  50 shapes drawn with a fixed seed (printed in the header): M
          log-uniform in [1, 32768], K a multiple of 16 log-uniform in
          [16, 32768], L in [1, 8], redrawn while a exceeds 128 MB (MXFP4
          rounds K up to a multiple of 32).
+tune:    a third of the suite for sweeping configurations (bench/suite/
+         sweep.sh): the problem shapes, every other model shape and every
+         fifth random one.
 """
 import math
 import random
@@ -78,18 +81,20 @@ def random_shapes():
 
 def main():
     which = sys.argv[1] if len(sys.argv) > 1 else "all"
-    if which not in ("problem", "models", "random", "all"):
-        sys.exit(f"usage: {sys.argv[0]} [problem|models|random|all]")
+    if which not in ("problem", "models", "random", "all", "tune"):
+        sys.exit(f"usage: {sys.argv[0]} [problem|models|random|all|tune]")
     print(f"# nvfp4 GEMV suite ({which}); random seed {SEED}")
-    if which in ("problem", "all"):
+    every = {"tune": (2, 5)}.get(which, (1, 1))
+    if which in ("problem", "all", "tune"):
         for m, k, l in PROBLEM:
             print(f"problem {m} {k} {l}")
-    if which in ("models", "all"):
-        for model, proj, m, k in MODELS:
+    if which in ("models", "all", "tune"):
+        for model, proj, m, k in MODELS[::every[0]]:
             print(f"{model}.{proj} {m} {k} 1")
-    if which in ("random", "all"):
+    if which in ("random", "all", "tune"):
         for i, (m, k, l) in enumerate(random_shapes()):
-            print(f"random{i:02d} {m} {k} {l}")
+            if i % every[1] == 0:
+                print(f"random{i:02d} {m} {k} {l}")
 
 
 if __name__ == "__main__":
