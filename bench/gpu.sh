@@ -35,11 +35,7 @@ bench=("$ptxdir"/bench_*.json)
 [[ ${#manifests[@]} -gt 0 ]] || die "no *.json manifests in $ptxdir"
 
 echo "== build ($build)"
-if ! cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
-    -DNVFP4_ENABLE_MLIR=OFF -DNVFP4_ENABLE_UNITTESTS=OFF \
-    ${NVFP4_DEPS_PREFIX:+-DCMAKE_PREFIX_PATH=$NVFP4_DEPS_PREFIX} \
-    >"$logs/build.log" 2>&1 ||
-   ! ninja -C "$build" nvfp4-run >>"$logs/build.log" 2>&1; then
+if ! "$root/bench/build-runner.sh" "$build" "$logs/build.log"; then
   tail -n 40 "$logs/build.log" >&2
   die "building nvfp4-run failed (log: $logs/build.log)"
 fi

@@ -48,7 +48,7 @@ Manifest conversionManifest(const std::string &text = conversionText()) {
   return m;
 }
 
-const char *const kConversionPtx = R"(
+const std::string kConversionPtx = R"(
 .version 8.8
 .target sm_90a
 .address_size 64
@@ -57,11 +57,11 @@ const char *const kConversionPtx = R"(
 	.param .u64 .ptr .align 1 nvfp4_convert_param_0,
 	.param .u64 .ptr .align 1 nvfp4_convert_param_1
 )
-.maxntid 256, 1, 1
+.reqntid 256, 1, 1
 {
 	ret;
 }
-)";
+)" + signatureGlobal(conversionFields(), "nvfp4_convert");
 
 TEST(RunnerConversion, ReadsEveryField) {
   Manifest m = conversionManifest();
@@ -87,6 +87,8 @@ TEST(RunnerConversion, ReadsEveryField) {
   text = replaced(text, "\"to\": \"blocked128x4\"", "\"to\": \"linear\"");
   text = replaced(text, "f8E4M3FN", "f8E8M0FNU");
   text = replaced(text, "[\"source\", \"dest\"]", "[\"dest\", \"source\"]");
+  // 780 linear destination bytes a batch: 4 CTAs of 256 threads.
+  text = replaced(text, "[8, 2, 1]", "[4, 2, 1]");
   m = conversionManifest(text);
   EXPECT_EQ(m.conversion.from, ref::ScaleLayout::Blocked128x4);
   EXPECT_EQ(m.conversion.to, ref::ScaleLayout::Linear);
@@ -95,7 +97,9 @@ TEST(RunnerConversion, ReadsEveryField) {
   EXPECT_EQ(describe(m),
             "convert_scale_layout 130x6x2 blocked128x4->linear f8E8M0FNU");
   // The compiler also exports same-layout conversions (copies).
-  EXPECT_EQ(manifestError(conversionText("to", "\"linear\"")), "");
+  EXPECT_EQ(manifestError(replaced(conversionText("to", "\"linear\""),
+                                   "[8, 2, 1]", "[4, 2, 1]")),
+            "");
 }
 
 TEST(RunnerConversion, EveryFieldIsRequired) {
@@ -169,8 +173,31 @@ TEST(RunnerConversion, ChecksThePtxEntry) {
                                  ".f32 nvfp4_convert_param_1")),
             "manifest does not match the PTX: parameter 1 (dest) of .entry "
             "nvfp4_convert is .f32, expected .u64");
-  Manifest wide = conversionManifest(conversionText("block", "[512, 1, 1]"));
-  EXPECT_NE(checkPtx(wide, kConversionPtx).find(".maxntid"), std::string::npos);
+  std::string wideText = conversionText("block", "[512, 1, 1]");
+  wideText = replaced(wideText, "[8, 2, 1]", "[4, 2, 1]");
+  EXPECT_EQ(checkPtx(conversionManifest(wideText), kConversionPtx),
+            "manifest does not match the PTX: .entry nvfp4_convert requires "
+            "block [256, 1, 1], the manifest says [512, 1, 1]");
+  // Rows, columns, batches, layouts and the element are in the signature.
+  EXPECT_EQ(
+      checkPtx(conversionManifest(conversionText("element", "\"f8E8M0FNU\"")),
+               kConversionPtx),
+      "manifest does not match the PTX: \"element\" is \"f8E8M0FNU\" "
+      "in the manifest, but nvfp4_convert was built for \"f8E4M3FN\"");
+  EXPECT_EQ(
+      checkPtx(conversionManifest(conversionText("cols", "5")), kConversionPtx),
+      "manifest does not match the PTX: \"cols\" is 5 in the manifest, but "
+      "nvfp4_convert was built for 6");
+}
+
+TEST(RunnerConversion, GridMustFitTheShape) {
+  // 130 x 6 scales into blocked128x4: 2048 bytes a batch, 8 CTAs of 256.
+  EXPECT_EQ(manifestError(conversionText("grid", "[9, 2, 1]")),
+            "12:11: \"grid\" [9, 2, 1] and \"block\" [256, 1, 1] do not fit "
+            "the shape: 2048 destination bytes a batch take one thread each");
+  EXPECT_EQ(manifestError(conversionText("grid", "[8, 1, 1]")),
+            "12:11: \"grid\" [8, 1, 1] does not fit the shape: y must be l = "
+            "2 and z must be 1");
 }
 
 TEST(RunnerConversion, ShapeOptionsAreRowsAndBatches) {

@@ -152,6 +152,19 @@ TEST(RunnerManifest, RejectsIllTypedFields) {
             "13:12: \"block\" has 2048 threads; at most 1024 are allowed");
   EXPECT_EQ(manifestError(manifestText("grid", "[1, 70000, 1]")),
             "12:11: \"grid\" y and z must be at most 65535");
+  // Grid y is the batch count, grid z 1.
+  EXPECT_EQ(manifestError(manifestText("grid", "[7168, 2, 1]")),
+            "12:11: \"grid\" [7168, 2, 1] does not fit the shape: y must be "
+            "l = 1 and z must be 1");
+  // A kernel name is a PTX identifier of bounded length, so that messages
+  // quoting it stay one short line.
+  EXPECT_EQ(manifestError(manifestText("kernel", "\"a\\nb\"")),
+            "2:13: field \"kernel\" must be a PTX identifier of at most 1024 "
+            "bytes, got \"a\\nb\"");
+  std::string error = manifestError(
+      manifestText("kernel", "\"" + std::string(5000, 'x') + "\""));
+  EXPECT_LT(error.size(), 200u) << error;
+  EXPECT_NE(error.find("(5002 bytes)"), std::string::npos) << error;
   EXPECT_EQ(manifestError(manifestText("shared_bytes", "-1")),
             "14:19: field \"shared_bytes\" must be in [0, 1073741824], got -1");
   EXPECT_EQ(manifestError(manifestText("params", "\"a\"")),

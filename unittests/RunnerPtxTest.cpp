@@ -14,11 +14,57 @@ namespace {
 
 TEST(RunnerPtx, AcceptsAMatchingEntry) {
   EXPECT_EQ(ptxError(parseValid()), "");
-  // Without .reqntid any block goes.
-  Manifest m = parseValid(manifestText("block", "[256, 1, 1]"));
-  EXPECT_EQ(ptxError(m, replaced(kPtx, ".reqntid 128, 1, 1", "")), "");
   // .reqntid with one dimension means y = z = 1.
   EXPECT_EQ(ptxError(parseValid(), replaced(kPtx, "128, 1, 1", "128")), "");
+}
+
+TEST(RunnerPtx, RequiresReqntid) {
+  // Without .reqntid the block could not be checked: a kernel built for
+  // 128 threads would run with 256.
+  EXPECT_EQ(ptxError(parseValid(), replaced(kPtx, ".reqntid 128, 1, 1", "")),
+            "manifest does not match the PTX: .entry nvfp4_gemv_kernel has no "
+            ".reqntid, so its block size cannot be checked");
+}
+
+TEST(RunnerPtx, ChecksTheSignature) {
+  // Every field the signature carries must agree with the manifest.
+  struct Edit {
+    const char *key, *value, *message;
+  };
+  for (Edit e : std::vector<Edit>{
+           {"m", "4096",
+            "\"m\" is 4096 in the manifest, but "
+            "nvfp4_gemv_kernel was built for 7168"},
+           {"k", "8192",
+            "\"k\" is 8192 in the manifest, but "
+            "nvfp4_gemv_kernel was built for 16384"},
+           {"scale_format", "\"mxfp4\"",
+            "\"scale_format\" is \"mxfp4\" in the manifest, but "
+            "nvfp4_gemv_kernel was built for \"nvfp4\""},
+           {"scale_layout", "\"blocked128x4\"",
+            "\"scale_layout\" is \"blocked128x4\" in the manifest, but "
+            "nvfp4_gemv_kernel was built for \"linear\""},
+           {"output", "\"f32\"",
+            "\"output\" is \"f32\" in the manifest, but nvfp4_gemv_kernel "
+            "was built for \"f16\""},
+           {"grid", "[100, 1, 1]",
+            "\"grid\" is [100,1,1] in the manifest, but nvfp4_gemv_kernel "
+            "was built for [7168,1,1]"},
+           {"params", "[\"sfa\", \"a\", \"b\", \"sfb\", \"c\", \"alpha\"]",
+            "\"params\" is [\"sfa\",\"a\",\"b\",\"sfb\",\"c\",\"alpha\"] "
+            "in the manifest, but nvfp4_gemv_kernel was built for "
+            "[\"a\",\"sfa\",\"b\",\"sfb\",\"c\",\"alpha\"]"}})
+    EXPECT_EQ(ptxError(parseValid(manifestText(e.key, e.value))),
+              std::string("manifest does not match the PTX: ") + e.message);
+  // No signature, or one that is not JSON.
+  EXPECT_EQ(ptxError(parseValid(), kPtxText),
+            "manifest does not match the PTX: dir/gemv.ptx has no signature "
+            "of nvfp4_gemv_kernel (global "
+            "nvfp4_signature_nvfp4_gemv_kernel), so its shape and formats "
+            "cannot be checked");
+  EXPECT_EQ(ptxError(parseValid(), replaced(kPtx, "= {123, ", "= {124, ")),
+            "manifest does not match the PTX: the signature of "
+            "nvfp4_gemv_kernel in dir/gemv.ptx is not a JSON object");
 }
 
 TEST(RunnerPtx, RejectsAMissingEntry) {
@@ -72,10 +118,9 @@ TEST(RunnerPtx, RejectsMismatchedParameters) {
 }
 
 TEST(RunnerPtx, ChecksMaxntid) {
-  std::string ptx = replaced(kPtx, ".reqntid 128, 1, 1", ".maxntid 256, 1, 1");
-  EXPECT_EQ(ptxError(parseValid(), ptx), "");
-  EXPECT_EQ(ptxError(parseValid(manifestText("block", "[16, 16, 1]")), ptx),
-            "");
+  // A .maxntid beside .reqntid (which ptxas refuses) is checked too.
+  std::string ptx = replaced(kPtx, ".reqntid 128, 1, 1",
+                             ".reqntid 512, 1, 1\n.maxntid 256, 1, 1");
   EXPECT_EQ(ptxError(parseValid(manifestText("block", "[512, 1, 1]")), ptx),
             "manifest does not match the PTX: .entry nvfp4_gemv_kernel allows "
             "at most 256 threads a block (.maxntid), the manifest's block "

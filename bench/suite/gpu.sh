@@ -19,10 +19,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 suite=$1 out=$2
 mkdir -p "$out"
 build=$root/build-gpu
-cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
-  -DNVFP4_ENABLE_MLIR=OFF -DNVFP4_ENABLE_UNITTESTS=OFF \
-  ${NVFP4_DEPS_PREFIX:+-DCMAKE_PREFIX_PATH=$NVFP4_DEPS_PREFIX} >"$out/build.log" 2>&1
-ninja -C "$build" nvfp4-run >>"$out/build.log" 2>&1
+"$root/bench/build-runner.sh" "$build" "$out/build.log"
 nvcc -O3 -arch=sm_90a -o "$build/read_once" "$root/bench/suite/read_once.cu"
 run=$build/bin/nvfp4-run
 status=0

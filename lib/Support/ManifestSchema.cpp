@@ -76,3 +76,15 @@ std::vector<const char *> manifest::spellings(std::string_view k) {
     return {name(ScaleElement::F8E4M3FN), name(ScaleElement::F8E8M0FNU)};
   return {};
 }
+
+std::string manifest::signatureSymbol(std::string_view kernel) {
+  return "nvfp4_signature_" + std::string(kernel);
+}
+
+std::vector<const char *> manifest::signatureKeys(Op op) {
+  std::vector<const char *> keys;
+  for (const char *k : requiredKeys(op))
+    if (std::string_view(k) != key::Ptx && std::string_view(k) != key::Version)
+      keys.push_back(k);
+  return keys;
+}

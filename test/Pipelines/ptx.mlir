@@ -48,7 +48,7 @@ func.func @convert_and_gemv(%a: memref<1x256x512xi8>,
 // SM90-NEXT: gpu.binary @nvfp4_gemv_256x1024x1_nvfp4_blocked128x4_f16 [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx88">
 // SM90-SAME: .target sm_90a\0A
 // SM90-SAME: .visible .entry nvfp4_gemv_256x1024x1_nvfp4_blocked128x4_f16(
-// SM90-SAME: .maxntid 128, 1, 1
+// SM90-SAME: .reqntid 128, 1, 1
 // SM90-SAME: ld.global.nc.L1::no_allocate.v4.u32
 // SM90-SAME: dp4a.s32.s32
 // SM90-SAME: shfl.sync.bfly.b32
@@ -162,7 +162,7 @@ func.func @convert_and_gemv(%a: memref<1x256x512xi8>,
 // CONVERT-PTX:      .target sm_90a
 // CONVERT-PTX-NOT:  .extern
 // CONVERT-PTX:      .visible .entry nvfp4_convert_scale_layout_256x64x1_linear_to_blocked128x4_f8E4M3FN(
-// CONVERT-PTX:      .maxntid 256, 1, 1
+// CONVERT-PTX:      .reqntid 256, 1, 1
 // CONVERT-PTX:      ld.global.b8
 // CONVERT-PTX:      st.global.b8
 // CONVERT-PTX-NOT:  st.global

@@ -41,7 +41,7 @@ func.func @sfb_2048x4_mxfp4(%lin: memref<4x1x64xf8E8M0FNU>,
 // PTXAS-DAG: Function properties for nvfp4_convert_scale_layout_4096x448x8_blocked128x4_to_linear_f8E4M3FN{{[[:space:]]+}}0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-DAG: Function properties for nvfp4_convert_scale_layout_1x64x4_linear_to_blocked128x4_f8E8M0FNU{{[[:space:]]+}}0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
-// PTX: .maxntid 256, 1, 1
+// PTX: .reqntid 256, 1, 1
 // PTX-COUNT-1: ld.global.b8
 // PTX-NOT: ld.global
 // PTX: st.global.b8

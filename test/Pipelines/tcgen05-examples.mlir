@@ -22,7 +22,7 @@
 // PTX: .version 8.8
 // PTX: .target sm_100a
 // PTX: .extern .shared .align 128 .b8 __nvfp4_tcgen05_smem[];
-// PTX: .maxntid 128, 1, 1
+// PTX: .reqntid 128, 1, 1
 // PTX: tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [__nvfp4_tcgen05_smem+{{[0-9]+}}], {{%r[0-9]+}};
 // PTX: tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
 // PTX: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;

@@ -2,6 +2,7 @@
 
 #include "nvfp4-run/Json.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <iterator>
@@ -31,6 +32,15 @@ const char *nvfp4::run::json::describe(const Json &value) {
   if (value.is_object())
     return "an object";
   return "a value";
+}
+
+std::string nvfp4::run::json::shown(const Json &value, size_t limit) {
+  std::string text = value.dump(-1, ' ', /*ensure_ascii=*/true,
+                                Json::error_handler_t::replace);
+  if (text.size() <= limit)
+    return text;
+  return text.substr(0, limit) + "... (" + std::to_string(text.size()) +
+         " bytes)";
 }
 
 namespace {
@@ -137,6 +147,8 @@ private:
   Document &doc;
   std::vector<Frame> stack;
   size_t lastEnd = 0; // bytes consumed at the previous callback
+  size_t cursor = 0;  // position() has counted lines up to here
+  Position cursorPos{1, 1};
 
   /// Start of the value (or key) whose callback is running: the first byte
   /// after the previous callback that is not a separator.
@@ -150,17 +162,24 @@ private:
     return i;
   }
 
-  Position position(size_t offset) const {
-    Position pos{1, 1};
-    for (size_t i = 0; i < offset && i < text.size(); ++i) {
-      if (text[i] == '\n') {
-        ++pos.line;
-        pos.column = 1;
+  /// Line and column of byte `offset`. Values arrive in text order, so the
+  /// scan resumes where the previous one stopped (linear in the text, not
+  /// quadratic in the number of values).
+  Position position(size_t offset) {
+    offset = std::min(offset, text.size());
+    if (offset < cursor) {
+      cursor = 0;
+      cursorPos = {1, 1};
+    }
+    for (; cursor < offset; ++cursor) {
+      if (text[cursor] == '\n') {
+        ++cursorPos.line;
+        cursorPos.column = 1;
       } else {
-        ++pos.column;
+        ++cursorPos.column;
       }
     }
-    return pos;
+    return cursorPos;
   }
 
   bool fail(size_t offset, const std::string &message) {

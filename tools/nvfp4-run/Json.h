@@ -43,6 +43,10 @@ struct Document {
 /// "LINE:COL: message".
 std::optional<Document> parse(std::string_view text, std::string &error);
 
+/// `value` as JSON text on one line (ASCII; bytes that are not UTF-8 as
+/// U+FFFD), cut after `limit` bytes, for messages.
+std::string shown(const Json &value, size_t limit = 64);
+
 /// Name of a value's type for diagnostics ("an integer", "a string", ...).
 const char *describe(const Json &value);
 

@@ -9,6 +9,7 @@
 
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 
 using namespace nvfp4;
 using namespace nvfp4::run;
@@ -57,9 +58,33 @@ std::string nvfp4::run::describe(const Manifest &manifest) {
          name(p.layout) + " " + name(p.output);
 }
 
+namespace {
+/// "a directory", "a FIFO", ... for a path that exists but is no regular
+/// file; "" otherwise (a missing file is reported when it is read).
+std::string notRegularFile(const std::string &path) {
+  struct stat info;
+  if (stat(path.c_str(), &info) != 0 || S_ISREG(info.st_mode))
+    return "";
+  if (S_ISDIR(info.st_mode))
+    return "a directory";
+  if (S_ISFIFO(info.st_mode))
+    return "a FIFO";
+  if (S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode))
+    return "a device";
+  if (S_ISSOCK(info.st_mode))
+    return "a socket";
+  return "not a regular file";
+}
+} // namespace
+
 std::optional<Manifest> nvfp4::run::loadManifest(const std::string &path,
                                                  std::string &error) {
+  // Only regular files are read: a FIFO would block, a directory is no
+  // manifest.
   auto readFile = [](const std::string &file, std::string &contents) {
+    struct stat info;
+    if (stat(file.c_str(), &info) != 0 || !S_ISREG(info.st_mode))
+      return false;
     std::ifstream in(file, std::ios::binary);
     if (!in)
       return false;
@@ -70,6 +95,10 @@ std::optional<Manifest> nvfp4::run::loadManifest(const std::string &path,
   };
 
   std::string text;
+  if (std::string what = notRegularFile(path); !what.empty()) {
+    error = path + ": " + what + ", not a manifest file";
+    return std::nullopt;
+  }
   if (!readFile(path, text)) {
     error = path + ": cannot read the manifest";
     return std::nullopt;
@@ -91,6 +120,11 @@ std::optional<Manifest> nvfp4::run::loadManifest(const std::string &path,
     return std::nullopt;
   }
   manifest->path = path;
+  if (std::string what = notRegularFile(manifest->ptxPath); !what.empty()) {
+    error = path + ": PTX file " + manifest->ptxPath + " is " + what +
+            ", not a regular file";
+    return std::nullopt;
+  }
   if (!readFile(manifest->ptxPath, manifest->ptx)) {
     error = path + ": PTX file " + manifest->ptxPath + " not found";
     return std::nullopt;

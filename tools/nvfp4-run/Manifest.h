@@ -55,6 +55,8 @@ struct Manifest {
   std::array<uint32_t, 3> grid{}, block{};
   uint32_t sharedBytes = 0;
   std::vector<Param> params; // kernel parameter order
+  /// The manifest's JSON object, compared with the kernel's signature.
+  json::Json fields;
 
   bool takesAlpha() const;
   bool isConversion() const { return kind == Op::ConvertScaleLayout; }
@@ -96,9 +98,10 @@ std::optional<Manifest> parseManifest(const json::Document &doc,
 
 /// Checks that `ptx` is what the manifest describes: it defines
 /// ".entry <kernel>" with parameters matching `params` (count and types),
-/// its ".target" is the manifest's chip, and the entry's ".reqntid" (equal)
-/// and ".maxntid" (no fewer threads) admit `block`. Returns an empty string
-/// when it does.
+/// its ".target" is the manifest's chip, the entry has a ".reqntid" equal to
+/// `block` (and any ".maxntid" admits it), and the kernel's signature
+/// global agrees with every field of the manifest it carries. Returns an
+/// empty string when it does.
 std::string checkPtx(const Manifest &manifest, std::string_view ptx);
 
 /// Reads, parses and checks the manifest at `path` and the PTX it names.

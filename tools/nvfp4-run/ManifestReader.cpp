@@ -16,12 +16,29 @@ using namespace nvfp4::run;
 namespace key = nvfp4::manifest::key;
 using json::Json;
 using json::Pointer;
+using json::shown;
 
 namespace {
 
 /// `s` as a JSON string, so that a control character in a value cannot
-/// break the one-line message.
-std::string inQuotes(std::string_view s) { return Json(std::string(s)).dump(); }
+/// break the one-line message, cut to its first 64 bytes.
+std::string inQuotes(std::string_view s) { return shown(Json(std::string(s))); }
+
+/// A PTX identifier: a letter followed by letters, digits, `_` and `$`, or
+/// `_`, `$` or `%` followed by at least one of those.
+bool isPtxIdentifier(std::string_view s) {
+  auto alpha = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+  };
+  auto follow = [&](char c) {
+    return alpha(c) || (c >= '0' && c <= '9') || c == '_' || c == '$';
+  };
+  if (s.empty() ||
+      !(alpha(s[0]) ||
+        ((s[0] == '_' || s[0] == '$' || s[0] == '%') && s.size() > 1)))
+    return false;
+  return std::all_of(s.begin() + 1, s.end(), follow);
+}
 
 /// "a, b or c"
 std::string oneOf(const std::vector<const char *> &names,
@@ -163,7 +180,7 @@ bool readVersion(FieldReader &reader, std::string &error) {
   if (!value->is_number_integer() ||
       value->get<int64_t>() != manifest::kVersion) {
     reader.failAt(Pointer("/" + std::string(key::Version)),
-                  "unsupported manifest version " + value->dump() + " (" +
+                  "unsupported manifest version " + shown(*value) + " (" +
                       want + ")");
     return false;
   }
@@ -230,6 +247,10 @@ std::vector<Param> readParams(FieldReader &reader, Op kind) {
   return params;
 }
 
+// Longest kernel name and PTX path accepted (a name is echoed in messages).
+constexpr size_t kMaxName = 1024;
+constexpr size_t kMaxPath = 4096;
+
 // Dimensions beyond 2^31 would overflow the byte counts and the kernels'
 // 32-bit index arithmetic alike.
 constexpr int64_t kMaxDim = int64_t(1) << 31;
@@ -284,6 +305,11 @@ bool readConversion(FieldReader &reader, ConversionProblem &c,
   return true;
 }
 
+std::string show(const std::array<uint32_t, 3> &d) {
+  return "[" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " +
+         std::to_string(d[2]) + "]";
+}
+
 std::string joinPath(std::string_view dir, const std::string &file) {
   if (file.empty() || file[0] == '/' || dir.empty() || dir == ".")
     return file;
@@ -311,7 +337,25 @@ std::optional<Manifest> nvfp4::run::parseManifest(const json::Document &doc,
   // extra metadata (pipeline options, register counts, ...).
   Manifest manifest;
   manifest.kernel = reader.string(key::Kernel);
+  if (!reader.failed() && (manifest.kernel.size() > kMaxName ||
+                           !isPtxIdentifier(manifest.kernel))) {
+    reader.failAt(Pointer("/" + std::string(key::Kernel)),
+                  "field \"kernel\" must be a PTX identifier of at most " +
+                      std::to_string(kMaxName) + " bytes, got " +
+                      inQuotes(manifest.kernel));
+    return std::nullopt;
+  }
   std::string ptx = reader.string(key::Ptx);
+  if (!reader.failed() &&
+      (ptx.size() > kMaxPath || std::any_of(ptx.begin(), ptx.end(), [](char c) {
+         return (unsigned char)c < 0x20;
+       }))) {
+    reader.failAt(
+        Pointer("/" + std::string(key::Ptx)),
+        "field \"ptx\" must be a path of at most " + std::to_string(kMaxPath) +
+            " bytes without control characters, got " + inQuotes(ptx));
+    return std::nullopt;
+  }
   manifest.ptxPath = joinPath(baseDir, ptx);
 
   std::string chipName = reader.string(key::Chip);
@@ -368,9 +412,34 @@ std::optional<Manifest> nvfp4::run::parseManifest(const json::Document &doc,
                   "\"grid\" y and z must be at most 65535");
     return std::nullopt;
   }
+  // Every kernel runs one batch per CTA row: grid y is L, grid z is 1.
+  int64_t l =
+      manifest.isConversion() ? manifest.conversion.l : manifest.problem.l;
+  if (manifest.grid[1] != l || manifest.grid[2] != 1) {
+    reader.failAt(Pointer("/" + std::string(key::Grid)),
+                  "\"grid\" " + show(manifest.grid) +
+                      " does not fit the shape: y must be l = " +
+                      std::to_string(l) + " and z must be 1");
+    return std::nullopt;
+  }
+  if (manifest.isConversion()) {
+    // One thread per destination byte of a batch, in whole blocks.
+    int64_t needed = conversionSizes(manifest.conversion).destBatch;
+    int64_t threads = int64_t(manifest.grid[0]) * manifest.block[0];
+    if (manifest.block[1] != 1 || manifest.block[2] != 1 || threads < needed ||
+        threads - needed >= int64_t(manifest.block[0])) {
+      reader.failAt(Pointer("/" + std::string(key::Grid)),
+                    "\"grid\" " + show(manifest.grid) + " and \"block\" " +
+                        show(manifest.block) +
+                        " do not fit the shape: " + std::to_string(needed) +
+                        " destination bytes a batch take one thread each");
+      return std::nullopt;
+    }
+  }
 
   manifest.params = readParams(reader, manifest.kind);
   if (reader.failed())
     return std::nullopt;
+  manifest.fields = doc.root;
   return manifest;
 }

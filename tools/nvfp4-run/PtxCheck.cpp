@@ -147,10 +147,14 @@ std::string show(const std::array<uint32_t, 3> &d) {
 std::string checkBlockDirectives(const Manifest &manifest,
                                  std::string_view directives) {
   const std::array<uint32_t, 3> &block = manifest.block;
-  if (auto required = readDims(directives, ".reqntid"))
-    if (*required != block)
-      return ".entry " + manifest.kernel + " requires block " +
-             show(*required) + ", the manifest says " + show(block);
+  std::optional<std::array<uint32_t, 3>> required =
+      readDims(directives, ".reqntid");
+  if (!required)
+    return ".entry " + manifest.kernel +
+           " has no .reqntid, so its block size cannot be checked";
+  if (*required != block)
+    return ".entry " + manifest.kernel + " requires block " + show(*required) +
+           ", the manifest says " + show(block);
   if (auto max = readDims(directives, ".maxntid")) {
     uint64_t limit = uint64_t((*max)[0]) * (*max)[1] * (*max)[2];
     if (uint64_t(block[0]) * block[1] * block[2] > limit)
@@ -160,6 +164,65 @@ std::string checkBlockDirectives(const Manifest &manifest,
              "manifest's block " +
              show(block) + " has " +
              std::to_string(uint64_t(block[0]) * block[1] * block[2]);
+  }
+  return "";
+}
+
+/// The bytes of the initializer of global `symbol` ("= {103, 101, ...}"),
+/// or nullopt when there is no such global or it is not a byte list.
+std::optional<std::string> readByteArray(const std::string &ptx,
+                                         const std::string &symbol) {
+  for (size_t pos = ptx.find(symbol); pos != std::string::npos;
+       pos = ptx.find(symbol, pos + 1)) {
+    size_t end = pos + symbol.size();
+    if ((pos > 0 && isIdentChar(ptx[pos - 1])) || end >= ptx.size() ||
+        ptx[end] != '[')
+      continue;
+    size_t open = ptx.find('{', end), semi = ptx.find(';', end);
+    if (open == std::string::npos || open > semi)
+      return std::nullopt;
+    size_t close = ptx.find('}', open);
+    if (close == std::string::npos)
+      return std::nullopt;
+    std::string bytes;
+    for (const std::string &token : splitTokens(
+             std::string_view(ptx).substr(open + 1, close - open - 1))) {
+      char *rest = nullptr;
+      unsigned long value = std::strtoul(token.c_str(), &rest, 10);
+      if (token.empty() || *rest != 0 || value > 255)
+        return std::nullopt;
+      bytes += static_cast<char>(value);
+    }
+    // A C string: the terminating zero is not part of the text.
+    if (!bytes.empty() && bytes.back() == 0)
+      bytes.pop_back();
+    return bytes;
+  }
+  return std::nullopt;
+}
+
+/// Compares the manifest's fields with the signature the compiler embedded.
+std::string checkSignature(const Manifest &manifest, const std::string &ptx) {
+  std::string symbol = manifest::signatureSymbol(manifest.kernel);
+  std::optional<std::string> text = readByteArray(ptx, symbol);
+  if (!text)
+    return manifest.ptxPath + " has no signature of " + manifest.kernel +
+           " (global " + symbol +
+           "), so its shape and formats cannot be checked";
+  std::string error;
+  std::optional<json::Document> signature = json::parse(*text, error);
+  if (!signature || !signature->root.is_object())
+    return "the signature of " + manifest.kernel + " in " + manifest.ptxPath +
+           " is not a JSON object";
+  for (const char *key : manifest::signatureKeys(manifest.kind)) {
+    auto built = signature->root.find(key);
+    if (built == signature->root.end())
+      return "the signature of " + manifest.kernel + " lacks \"" + key + "\"";
+    const json::Json &said = manifest.fields.at(key);
+    if (*built != said)
+      return "\"" + std::string(key) + "\" is " + json::shown(said) +
+             " in the manifest, but " + manifest.kernel + " was built for " +
+             json::shown(*built);
   }
   return "";
 }
@@ -213,6 +276,8 @@ std::string nvfp4::run::checkPtx(const Manifest &manifest,
       error = checkBlockDirectives(
           manifest, std::string_view(ptx).substr(afterList, body - afterList));
     }
+    if (error.empty())
+      error = checkSignature(manifest, ptx);
     return error.empty() ? "" : prefix + error;
   }
   return prefix + manifest.ptxPath + " has no .entry " + manifest.kernel;

@@ -86,6 +86,9 @@ std::string formatCopy(double gbps, int64_t bytes, int reps);
 /// Numbers keep 6 significant digits; NaN and inf are null.
 std::string formatJson(const Manifest &manifest, const VerifyResult &result,
                        const BenchResult *bench);
+/// What --check --json prints for a manifest that passed validation: the
+/// manifest, kernel, chip, op, shape and formats, and "status": "ok".
+std::string formatJsonChecked(const Manifest &manifest);
 /// {"manifest": ..., "status": "error", "error": ...}
 std::string formatJsonError(const std::string &manifestPath,
                             const std::string &error);

@@ -119,3 +119,30 @@ std::string nvfp4::run::formatJsonError(const std::string &manifestPath,
   out["error"] = error;
   return out.dump(-1, ' ', false, Object::error_handler_t::replace);
 }
+
+std::string nvfp4::run::formatJsonChecked(const Manifest &manifest) {
+  Object out;
+  out["manifest"] = manifest.path;
+  out["kernel"] = manifest.kernel;
+  out["chip"] = manifest.chip.name;
+  out["op"] = manifest.op;
+  if (manifest.isConversion()) {
+    const ConversionProblem &c = manifest.conversion;
+    out["rows"] = c.rows;
+    out["cols"] = c.cols;
+    out["l"] = c.l;
+    out["from"] = name(c.from);
+    out["to"] = name(c.to);
+    out["element"] = name(c.element);
+  } else {
+    const ref::GemvProblem &p = manifest.problem;
+    out["m"] = p.m;
+    out["k"] = p.k;
+    out["l"] = p.l;
+    out["scale_format"] = name(p.format);
+    out["scale_layout"] = name(p.layout);
+    out["output"] = name(p.output);
+  }
+  out["status"] = "ok";
+  return out.dump(-1, ' ', false, Object::error_handler_t::replace);
+}

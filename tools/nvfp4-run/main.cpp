@@ -27,9 +27,29 @@ namespace {
 /// driver, no device): the parent stops there, so the error prints once.
 constexpr int kFatal = 3;
 
+/// An error stays one line of bounded length whatever it quotes (a path
+/// given on the command line, say): control characters are escaped and a
+/// message beyond 4096 bytes is cut.
+std::string oneLine(const std::string &message) {
+  constexpr size_t kMaxBytes = 4096;
+  std::string out;
+  for (unsigned char c : message.substr(0, kMaxBytes)) {
+    if (c < 0x20 || c == 0x7f) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof(escaped), "\\x%02x", c);
+      out += escaped;
+    } else {
+      out += char(c);
+    }
+  }
+  if (message.size() > kMaxBytes)
+    out += "... (" + std::to_string(message.size()) + " bytes)";
+  return out;
+}
+
 void printError(const std::string &message) {
   std::fflush(stdout);
-  std::fprintf(stderr, "nvfp4-run: error: %s\n", message.c_str());
+  std::fprintf(stderr, "nvfp4-run: error: %s\n", oneLine(message).c_str());
   std::fflush(stderr);
 }
 
@@ -183,8 +203,9 @@ int main(int argc, char **argv) {
       continue;
     }
     if (options->checkOnly)
-      printLine("OK " + describe(*manifest) + " " + manifest->chip.name + " [" +
-                path + "]");
+      printLine(options->json ? formatJsonChecked(*manifest)
+                              : "OK " + describe(*manifest) + " " +
+                                    manifest->chip.name + " [" + path + "]");
     jobs.push_back({std::move(*manifest), *alpha});
   }
   if (options->checkOnly)

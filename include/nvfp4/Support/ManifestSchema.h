@@ -11,6 +11,7 @@
 #define NVFP4_SUPPORT_MANIFESTSCHEMA_H
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -74,6 +75,18 @@ struct ParamSet {
   std::vector<Param> required, optional;
 };
 ParamSet params(Op op);
+
+/// Every kernel the compiler exports carries its signature in the PTX: a
+/// global byte array named signatureSymbol(kernel) whose bytes are the
+/// compact JSON object of the manifest's fields other than key::Ptx and
+/// key::Version (extra keys allowed). The runner checks the manifest
+/// against it, so a manifest edited to another shape, format or launch is
+/// refused.
+std::string signatureSymbol(std::string_view kernel);
+
+/// The keys of `op` a signature must carry: requiredKeys(op) without
+/// key::Ptx and key::Version.
+std::vector<const char *> signatureKeys(Op op);
 
 /// The spellings an enumerated key accepts, in the order of its enum
 /// (key::Op: Op; key::ScaleFormat: ref::ScaleFormat; key::ScaleLayout,

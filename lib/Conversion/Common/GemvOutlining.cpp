@@ -2,14 +2,32 @@
 
 #include "nvfp4/Conversion/Common/GemvOutlining.h"
 #include "nvfp4/Support/Chips.h"
+#include "nvfp4/Support/ManifestSchema.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/Support/JSON.h"
 
 using namespace mlir;
 using namespace mlir::nvfp4;
+namespace schema = ::nvfp4::manifest;
+
+namespace {
+/// The launch dictionary's values as JSON (strings, integers, arrays).
+llvm::json::Value signatureValue(Attribute attr) {
+  if (auto s = dyn_cast<StringAttr>(attr))
+    return s.getValue().str();
+  if (auto i = dyn_cast<IntegerAttr>(attr))
+    return i.getInt();
+  llvm::json::Array out;
+  if (auto array = dyn_cast<ArrayAttr>(attr))
+    for (Attribute a : array)
+      out.push_back(signatureValue(a));
+  return out;
+}
+} // namespace
 
 std::string mlir::nvfp4::gemvKernelName(GemvOp op, StringRef suffix) {
   MemRefType a = op.getA().getType();
@@ -117,5 +135,65 @@ void mlir::nvfp4::replaceGemvWithLaunch(RewriterBase &b, GemvOp op,
                       cst(1)},
       gpu::KernelDim3{cst(threads), cst(1), cst(1)}, shared, args);
   launch->setAttr(kLaunchAttrName, info);
+  finishKernel(b, kernel, info);
   b.eraseOp(op);
+}
+
+void mlir::nvfp4::finishKernel(OpBuilder &b, gpu::GPUFuncOp kernel,
+                               DictionaryAttr info) {
+  OpBuilder::InsertionGuard guard(b);
+  // known_block_size lowers to .maxntid, which admits any smaller block;
+  // .reqntid makes the driver refuse another block (PTX allows only one of
+  // the two).
+  if (DenseI32ArrayAttr block = kernel.getKnownBlockSizeAttr()) {
+    kernel->setAttr(NVVM::NVVMDialect::getReqntidAttrName(), block);
+    kernel.removeKnownBlockSizeAttr();
+  }
+  // The signature: the manifest's fields as JSON bytes in a global of the
+  // kernel module, which the runner compares with the manifest.
+  auto op = info.getAs<StringAttr>(schema::key::Op);
+  llvm::json::Object fields;
+  for (const char *key : schema::signatureKeys(
+           op && op.getValue() == schema::name(schema::Op::Gemv)
+               ? schema::Op::Gemv
+               : schema::Op::ConvertScaleLayout))
+    if (Attribute value = info.get(key))
+      fields[key] = signatureValue(value);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::json::Value(std::move(fields));
+  auto gpuModule = kernel->getParentOfType<gpu::GPUModuleOp>();
+  b.setInsertionPointToStart(gpuModule.getBody());
+  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), text.size());
+  LLVM::GlobalOp::create(b, kernel.getLoc(), type, /*isConstant=*/true,
+                         LLVM::Linkage::External,
+                         schema::signatureSymbol(kernel.getName()),
+                         b.getStringAttr(text), /*alignment=*/1,
+                         /*addrSpace=*/1);
+}
+
+LogicalResult
+mlir::nvfp4::checkGpuSizes(Operation *op,
+                           ArrayRef<std::pair<StringRef, int64_t>> sizes) {
+  // What nvfp4-run accepts: sizes below 2^31 (the kernels index in 32 bits)
+  // and no buffer beyond 2^40 bytes.
+  constexpr int64_t kMaxSize = (int64_t(1) << 31) - 1;
+  constexpr double kMaxBytes = double(int64_t(1) << 40);
+  for (auto [name, size] : sizes) {
+    if (ShapedType::isDynamic(size))
+      return success(); // the static-shape check reports it
+    if (size > kMaxSize)
+      return op->emitOpError()
+             << name << " = " << size
+             << " is too large for the GPU lowering (at most 2^31 - 1)";
+  }
+  for (Value v : op->getOperands())
+    if (auto type = dyn_cast<MemRefType>(v.getType());
+        type && type.hasStaticShape() &&
+        double(type.getNumElements()) * type.getElementTypeBitWidth() / 8 >
+            kMaxBytes)
+      return op->emitOpError()
+             << "an operand of " << type << " is larger than the 2^40 bytes "
+             << "a GPU buffer may take";
+  return success();
 }

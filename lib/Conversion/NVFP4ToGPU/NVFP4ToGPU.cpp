@@ -104,6 +104,13 @@ struct GemvLowering : public OpRewritePattern<GemvOp> {
 
   LogicalResult matchAndRewrite(GemvOp op,
                                 PatternRewriter &rewriter) const override {
+    MemRefType a = op.getA().getType();
+    if (failed(checkGpuSizes(op, {{"M", a.getDimSize(1)},
+                                  {"K", ShapedType::isDynamic(a.getDimSize(2))
+                                            ? a.getDimSize(2)
+                                            : a.getDimSize(2) * 2},
+                                  {"L", a.getDimSize(0)}})))
+      return failure();
     // Invalid options are a located error, not a silent non-match.
     FailureOr<KernelConfig> cfg = resolveKernelConfig(op, options);
     if (failed(cfg))
@@ -134,6 +141,12 @@ struct ConvertScaleLayoutLowering
   LogicalResult matchAndRewrite(ConvertScaleLayoutOp op,
                                 PatternRewriter &rewriter) const override {
     if (failed(checkChip(op, chip)))
+      return failure();
+    MemRefType src = op.getSource().getType();
+    SmallVector<std::pair<StringRef, int64_t>> sizes;
+    for (int64_t size : src.getShape())
+      sizes.push_back({"a source dimension", size});
+    if (failed(checkGpuSizes(op, sizes)))
       return failure();
     FailureOr<ConvertLaunch> launchDims = resolveConvertLaunch(op);
     if (failed(launchDims))
@@ -166,8 +179,9 @@ struct ConvertScaleLayoutLowering
         gpu::KernelDim3{cst(launchDims->threads()), cst(1), cst(1)},
         /*dynamicSharedMemorySize=*/Value(),
         ValueRange{op.getSource(), op.getDest()});
-    launch->setAttr(kLaunchAttrName,
-                    launchInfo(rewriter, op, name, chip, *launchDims));
+    DictionaryAttr info = launchInfo(rewriter, op, name, chip, *launchDims);
+    launch->setAttr(kLaunchAttrName, info);
+    finishKernel(rewriter, kernel, info);
     rewriter.eraseOp(op);
     return success();
   }

@@ -170,6 +170,47 @@ struct QuantizeLowering : public OpRewritePattern<QuantizeOp> {
   }
 };
 
+/// x / gs (both f32) as an f32 that rounds to `outType` exactly as the
+/// exact quotient does. For f32 output that is the f32 division. For f16
+/// and bf16 the quotient is formed in f64 (x is exact there, so the only
+/// error is the f64 rounding, far below half an f32 ulp) and narrowed to
+/// f32 rounding to odd: an inexact result gets an odd last bit, so the
+/// later rounding to 11 or 8 bits cannot meet a false tie (f32 has more
+/// than p + 2 bits for either).
+Value buildDivideOnce(OpBuilder &b, Location loc, Value x, Value gs,
+                      Type outType) {
+  if (outType.isF32())
+    return arith::DivFOp::create(b, loc, x, gs);
+  Type f64 = b.getF64Type(), i32 = b.getI32Type();
+  Value q = arith::DivFOp::create(b, loc, arith::ExtFOp::create(b, loc, f64, x),
+                                  arith::ExtFOp::create(b, loc, f64, gs));
+  Value nearest = arith::TruncFOp::create(b, loc, b.getF32Type(), q);
+  Value back = arith::ExtFOp::create(b, loc, f64, nearest);
+  Value bits = arith::BitcastOp::create(b, loc, i32, nearest);
+  auto i32c = [&](int32_t v) {
+    return arith::ConstantIntOp::create(b, loc, v, 32).getResult();
+  };
+  // Inexact with an even last bit: step one ulp towards q (the neighbour
+  // on the other side of q is odd). The bits hold sign and magnitude, so
+  // the magnitude steps down when |nearest| > |q|.
+  Value inexact =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, back, q);
+  Value even = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::AndIOp::create(b, loc, bits, i32c(1)), i32c(0));
+  Value above =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, back, q);
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, bits, i32c(0));
+  Value magnitudeDown = arith::XOrIOp::create(b, loc, above, negative);
+  Value step =
+      arith::SelectOp::create(b, loc, magnitudeDown, i32c(-1), i32c(1));
+  Value odd = arith::AddIOp::create(b, loc, bits, step);
+  Value fix = arith::AndIOp::create(b, loc, inexact, even);
+  return arith::BitcastOp::create(
+      b, loc, b.getF32Type(), arith::SelectOp::create(b, loc, fix, odd, bits));
+}
+
 struct DequantizeLowering : public OpRewritePattern<DequantizeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(DequantizeOp op,
@@ -196,7 +237,7 @@ struct DequantizeLowering : public OpRewritePattern<DequantizeOp> {
       auto store = [&](Value value, Value kIdx) {
         Value x = arith::MulFOp::create(b, loc, value, scale);
         if (gs)
-          x = arith::DivFOp::create(b, loc, x, gs);
+          x = buildDivideOnce(b, loc, x, gs, outType);
         memref::StoreOp::create(b, loc, buildTruncF32(b, loc, x, outType),
                                 op.getOutput(), ValueRange{l, r, kIdx});
       };

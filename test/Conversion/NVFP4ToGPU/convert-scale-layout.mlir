@@ -99,7 +99,7 @@ func.func @convert_then_gemv(%sfa: memref<1x256x8xf8E4M3FN>,
 // linear -> blocked: thread `byte` of batch l writes dest[l, rb, cb, e] and
 // reads the scale (row, col) that byte holds, or writes 0 for padding.
 // CHECK-LABEL: gpu.module @nvfp4_convert_scale_layout_200x7x2_linear_to_blocked128x4_f8E4M3FN [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx88">]
-// CHECK: gpu.func @nvfp4_convert_scale_layout_200x7x2_linear_to_blocked128x4_f8E4M3FN(%[[SRC:.*]]: memref<2x200x7xf8E4M3FN>, %[[DST:.*]]: memref<2x2x2x512xf8E4M3FN>) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
+// CHECK: gpu.func @nvfp4_convert_scale_layout_200x7x2_linear_to_blocked128x4_f8E4M3FN(%[[SRC:.*]]: memref<2x200x7xf8E4M3FN>, %[[DST:.*]]: memref<2x2x2x512xf8E4M3FN>) kernel attributes {nvvm.reqntid = array<i32: 256, 1, 1>}
 // CHECK-DAG: %[[TID:.*]] = gpu.thread_id x
 // CHECK-DAG: %[[CTA:.*]] = gpu.block_id x
 // CHECK-DAG: %[[L:.*]] = gpu.block_id y

@@ -14,6 +14,8 @@
 // RUN: nvfp4-opt %t/threads.mlir --convert-nvfp4-to-gpu="chip=sm_90a rows-per-block=4 rows-per-thread=4 lanes-per-row=8 split-k=1 cta-split-k=1" -verify-diagnostics
 // RUN: nvfp4-opt %t/empty.mlir --convert-nvfp4-to-gpu="chip=sm_90a" -verify-diagnostics
 // RUN: nvfp4-opt %t/dynamic.mlir --convert-nvfp4-to-gpu="chip=sm_90a" -split-input-file -verify-diagnostics
+// RUN: nvfp4-opt %t/huge.mlir --convert-nvfp4-to-gpu="chip=sm_90a" -split-input-file -verify-diagnostics
+// RUN: nvfp4-opt %t/huge.mlir --convert-nvfp4-to-tcgen05="chip=sm_100a" -split-input-file -verify-diagnostics
 
 //--- cvt-on-hopper.mlir
 func.func @gemv(%a: memref<1x256x64xi8>, %sfa: memref<1x256x8xf8E4M3FN>, %b: memref<1x64xi8>, %sfb: memref<1x8xf8E4M3FN>, %c: memref<1x256xf16>) {
@@ -104,7 +106,32 @@ func.func @gemv(%a: memref<1x256x64xi8>, %sfa: memref<1x256x8xf8E4M3FN>, %b: mem
 
 //--- empty.mlir
 func.func @gemv(%a: memref<1x0x64xi8>, %sfa: memref<1x0x8xf8E4M3FN>, %b: memref<1x64xi8>, %sfb: memref<1x8xf8E4M3FN>, %c: memref<1x0xf16>) {
-  // expected-error @+1 {{needs M, K and L of at least 1 for the GPU lowering, got M = 0, K = 128, L = 1}}
+  // expected-error @+1 {{M = 0: every size must be at least 1}}
   nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x0x64xi8>, memref<1x0x8xf8E4M3FN>, memref<1x64xi8>, memref<1x8xf8E4M3FN> into memref<1x0xf16>
+  return
+}
+
+// Sizes the runner refuses are refused here, by name: M or K of 2^31 and
+// more (the kernels index in 32 bits), buffers beyond 2^40 bytes.
+//--- huge.mlir
+func.func @gemv(%a: memref<1x2147483648x8xi8>, %sfa: memref<1x2147483648x1xf8E4M3FN>, %b: memref<1x8xi8>, %sfb: memref<1x1xf8E4M3FN>, %c: memref<1x2147483648xf16>) {
+  // expected-error @+1 {{M = 2147483648 is too large for the GPU lowering (at most 2^31 - 1)}}
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x2147483648x8xi8>, memref<1x2147483648x1xf8E4M3FN>, memref<1x8xi8>, memref<1x1xf8E4M3FN> into memref<1x2147483648xf16>
+  return
+}
+
+// -----
+
+func.func @gemv(%a: memref<1x128x2147483648xi8>, %sfa: memref<1x128x268435456xf8E4M3FN>, %b: memref<1x2147483648xi8>, %sfb: memref<1x268435456xf8E4M3FN>, %c: memref<1x128xf16>) {
+  // expected-error @+1 {{K = 4294967296 is too large for the GPU lowering (at most 2^31 - 1)}}
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x128x2147483648xi8>, memref<1x128x268435456xf8E4M3FN>, memref<1x2147483648xi8>, memref<1x268435456xf8E4M3FN> into memref<1x128xf16>
+  return
+}
+
+// -----
+
+func.func @gemv(%a: memref<8x1048576x524288xi8>, %sfa: memref<8x1048576x65536xf8E4M3FN>, %b: memref<8x524288xi8>, %sfb: memref<8x65536xf8E4M3FN>, %c: memref<8x1048576xf16>) {
+  // expected-error @+1 {{an operand of 'memref<8x1048576x524288xi8>' is larger than the 2^40 bytes a GPU buffer may take}}
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<8x1048576x524288xi8>, memref<8x1048576x65536xf8E4M3FN>, memref<8x524288xi8>, memref<8x65536xf8E4M3FN> into memref<8x1048576xf16>
   return
 }

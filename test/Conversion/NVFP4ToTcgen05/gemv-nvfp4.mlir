@@ -15,7 +15,7 @@
 // CHECK: gpu.module @[[NAME]] [#nvvm.target<O = 3, chip = "sm_100a", features = "+ptx88">]
 // CHECK: llvm.mlir.global external @__nvfp4_tcgen05_smem() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<0 x i8>
 // CHECK: gpu.func @[[NAME]]
-// CHECK-SAME: kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvfp4.scale_staging = "linear-to-blocked"}
+// CHECK-SAME: kernel attributes {nvfp4.scale_staging = "linear-to-blocked", nvvm.reqntid = array<i32: 128, 1, 1>}
 
 // Descriptor constants from Tcgen05Descriptors.h: the instruction descriptor
 // 0x08020480 (M 128, N 8, e2m1 x e2m1, ue4m3 scales), the A tile (LBO 2048,

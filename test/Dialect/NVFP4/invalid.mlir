@@ -301,3 +301,71 @@ func.func @f(%q: memref<1x4x16xi8>, %s: memref<1x1x2x512xf8E4M3FN>, %y: memref<1
   nvfp4.dequantize <nvfp4> <blocked128x4> %q, %s into %y : memref<1x4x16xi8>, memref<1x1x2x512xf8E4M3FN> into memref<1x4x32xf32>
   return
 }
+
+// -----
+
+// Empty operands: every size must be at least 1 (an empty batch once divided
+// every GPU lowering by zero).
+func.func @f(%a: memref<0x256x64xi8>, %sfa: memref<0x256x8xf8E4M3FN>, %b: memref<0x64xi8>, %sfb: memref<0x8xf8E4M3FN>, %c: memref<0x256xf16>) {
+  // expected-error @+1 {{L = 0: every size must be at least 1}}
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<0x256x64xi8>, memref<0x256x8xf8E4M3FN>, memref<0x64xi8>, memref<0x8xf8E4M3FN> into memref<0x256xf16>
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<1x0x64xi8>, %sfa: memref<1x0x8xf8E4M3FN>, %b: memref<1x64xi8>, %sfb: memref<1x8xf8E4M3FN>, %c: memref<1x0xf16>) {
+  // expected-error @+1 {{M = 0: every size must be at least 1}}
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x0x64xi8>, memref<1x0x8xf8E4M3FN>, memref<1x64xi8>, memref<1x8xf8E4M3FN> into memref<1x0xf16>
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<1x256x0xi8>, %sfa: memref<1x256x0xf8E4M3FN>, %b: memref<1x0xi8>, %sfb: memref<1x0xf8E4M3FN>, %c: memref<1x256xf16>) {
+  // expected-error @+1 {{K = 0: every size must be at least 1}}
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x256x0xi8>, memref<1x256x0xf8E4M3FN>, memref<1x0xi8>, memref<1x0xf8E4M3FN> into memref<1x256xf16>
+  return
+}
+
+// -----
+
+func.func @f(%s: memref<0x130x6xf8E4M3FN>, %d: memref<0x2x2x512xf8E4M3FN>) {
+  // expected-error @+1 {{source dimension 0 (L) is 0: every size must be at least 1}}
+  nvfp4.convert_scale_layout %s, %d from <linear> to <blocked128x4> : memref<0x130x6xf8E4M3FN> to memref<0x2x2x512xf8E4M3FN>
+  return
+}
+
+// -----
+
+func.func @f(%s: memref<1x0x6xf8E4M3FN>, %d: memref<1x0x6xf8E4M3FN>) {
+  // expected-error @+1 {{source dimension 1 (a scale matrix size) is 0: every size must be at least 1}}
+  nvfp4.convert_scale_layout %s, %d from <linear> to <linear> : memref<1x0x6xf8E4M3FN> to memref<1x0x6xf8E4M3FN>
+  return
+}
+
+// -----
+
+func.func @f(%x: memref<1x4x0xf32>, %d: memref<1x4x0xi8>, %s: memref<1x4x0xf8E4M3FN>) {
+  // expected-error @+1 {{K = 0: every size must be at least 1}}
+  nvfp4.quantize <nvfp4> <linear> %x into %d, %s : memref<1x4x0xf32> into memref<1x4x0xi8>, memref<1x4x0xf8E4M3FN>
+  return
+}
+
+// -----
+
+// Operands are plain buffers: another layout or memory space has no
+// lowering (the CPU pipeline once left casts behind and exited 0).
+func.func @f(%a: memref<1x256x64xi8, strided<[16384, 64, 1], offset: ?>>, %sfa: memref<1x256x8xf8E4M3FN>, %b: memref<1x64xi8>, %sfb: memref<1x8xf8E4M3FN>, %c: memref<1x256xf16>) {
+  // expected-error @+1 {{operand #0 has layout strided<[16384, 64, 1], offset: ?>; nvfp4 ops take memrefs of the identity layout}}
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x256x64xi8, strided<[16384, 64, 1], offset: ?>>, memref<1x256x8xf8E4M3FN>, memref<1x64xi8>, memref<1x8xf8E4M3FN> into memref<1x256xf16>
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<1x256x64xi8>, %sfa: memref<1x256x8xf8E4M3FN>, %b: memref<1x64xi8>, %sfb: memref<1x8xf8E4M3FN>, %c: memref<1x256xf16, 1>) {
+  // expected-error @+1 {{operand #4 is in memory space 1 : i64; nvfp4 ops take memrefs of the default memory space}}
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x256x64xi8>, memref<1x256x8xf8E4M3FN>, memref<1x64xi8>, memref<1x8xf8E4M3FN> into memref<1x256xf16, 1>
+  return
+}

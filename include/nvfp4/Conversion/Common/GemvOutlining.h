@@ -45,6 +45,19 @@ void replaceGemvWithLaunch(RewriterBase &rewriter, GemvOp op,
                            gpu::GPUFuncOp kernel, int64_t gridX,
                            int64_t sharedBytes, DictionaryAttr info);
 
+/// The size limits of every GPU lowering, as the runner enforces them: each
+/// of `sizes` (named "M", "K", "L", ...) below 2^31 and no operand beyond
+/// 2^40 bytes. A located error names the size.
+LogicalResult checkGpuSizes(Operation *op,
+                            ArrayRef<std::pair<StringRef, int64_t>> sizes);
+
+/// Gives `kernel` what makes its manifest checkable against the PTX: its
+/// block size as .reqntid (in place of known_block_size) and a global
+/// holding its signature, the schema's fields of the launch dictionary
+/// `info` as JSON (ManifestSchema.h, signatureSymbol). Called once the
+/// kernel and its launch are complete.
+void finishKernel(OpBuilder &b, gpu::GPUFuncOp kernel, DictionaryAttr info);
+
 } // namespace nvfp4
 } // namespace mlir
 

@@ -103,6 +103,39 @@ LogicalResult checkBlockMultiple(Operation *op, int64_t k, ScaleFormat format,
                            << block;
 }
 
+/// Operands are plain buffers: identity layout, default memory space. The
+/// kernels and the CPU lowering address them densely, batch outermost, and
+/// neither lowers another layout or memory space.
+LogicalResult checkPlainMemRefs(Operation *op) {
+  for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+    auto type = dyn_cast<MemRefType>(operand.getType());
+    if (!type)
+      continue;
+    if (!type.getLayout().isIdentity())
+      return op->emitOpError()
+             << "operand #" << i << " has layout " << type.getLayout()
+             << "; nvfp4 ops take memrefs of the identity layout";
+    if (type.getMemorySpace())
+      return op->emitOpError()
+             << "operand #" << i << " is in memory space "
+             << type.getMemorySpace()
+             << "; nvfp4 ops take memrefs of the default memory space";
+  }
+  return success();
+}
+
+/// Every static size is at least 1: an empty operand has no kernel launch
+/// to lower to and no scale block to hold. `sizes` pairs each size's name
+/// ("L", "M", "K") with its value (dynamic sizes are checked by the caller).
+LogicalResult checkPositive(Operation *op,
+                            ArrayRef<std::pair<StringRef, int64_t>> sizes) {
+  for (auto [name, size] : sizes)
+    if (!isDyn(size) && size <= 0)
+      return op->emitOpError()
+             << name << " = " << size << ": every size must be at least 1";
+  return success();
+}
+
 /// Checks `data` ([L, rows, K/2] bytes) and its `scales`, the part that
 /// gemv (for a), quantize and dequantize share.
 LogicalResult verifyPackedMatrix(Operation *op, StringRef dataName,
@@ -135,6 +168,8 @@ LogicalResult verifyPackedMatrix(Operation *op, StringRef dataName,
 //===----------------------------------------------------------------------===//
 
 LogicalResult GemvOp::verify() {
+  if (failed(checkPlainMemRefs(*this)))
+    return failure();
   MemRefType aType = getA().getType(), bType = getB().getType();
   MemRefType sfbType = getSfb().getType(), cType = getC().getType();
   ScaleFormat format = getFormat();
@@ -143,6 +178,8 @@ LogicalResult GemvOp::verify() {
                          << aType.getRank();
   int64_t batch = aType.getDimSize(0), m = aType.getDimSize(1);
   int64_t k = mulOrDyn(aType.getDimSize(2), 2);
+  if (failed(checkPositive(*this, {{"L", batch}, {"M", m}, {"K", k}})))
+    return failure();
   if (failed(checkBlockMultiple(*this, k, format, "twice a dimension 2")))
     return failure();
   if (failed(verifyPackedMatrix(*this, "a", aType, "sfa", getSfa().getType(),
@@ -172,6 +209,8 @@ LogicalResult GemvOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult ConvertScaleLayoutOp::verify() {
+  if (failed(checkPlainMemRefs(*this)))
+    return failure();
   MemRefType src = getSource().getType(), dst = getDest().getType();
   if (src.getElementType() != dst.getElementType())
     return emitOpError() << "source element type " << src.getElementType()
@@ -189,6 +228,14 @@ LogicalResult ConvertScaleLayoutOp::verify() {
   if (failed(expectRank("source", src, getFrom())) ||
       failed(expectRank("dest", dst, getTo())))
     return failure();
+  for (auto [name, type] :
+       {std::pair<StringRef, MemRefType>{"source", src}, {"dest", dst}})
+    for (auto [i, size] : llvm::enumerate(type.getShape()))
+      if (!isDyn(size) && size <= 0)
+        return emitOpError()
+               << name << " dimension " << i << " ("
+               << (i == 0 ? "L" : "a scale matrix size") << ") is " << size
+               << ": every size must be at least 1";
   if (getFrom() == getTo()) {
     SmallVector<ExpectedDim> same;
     for (int64_t size : src.getShape())
@@ -225,6 +272,10 @@ static LogicalResult verifyQuantized(Operation *op, ScaleFormat format,
            << valuesName << " must have rank 3 ([L, rows, K]), got rank "
            << values.getRank();
   int64_t k = values.getDimSize(2);
+  if (failed(checkPositive(op, {{"L", values.getDimSize(0)},
+                                {"rows", values.getDimSize(1)},
+                                {"K", k}})))
+    return failure();
   std::string origin = (valuesName + " dimension 2").str();
   if (failed(checkBlockMultiple(op, k, format, origin)))
     return failure();
@@ -240,12 +291,16 @@ static LogicalResult verifyQuantized(Operation *op, ScaleFormat format,
 }
 
 LogicalResult QuantizeOp::verify() {
+  if (failed(checkPlainMemRefs(*this)))
+    return failure();
   return verifyQuantized(*this, getFormat(), getLayout(), getInput().getType(),
                          "input", getData().getType(), getScales().getType(),
                          static_cast<bool>(getGlobalScale()));
 }
 
 LogicalResult DequantizeOp::verify() {
+  if (failed(checkPlainMemRefs(*this)))
+    return failure();
   return verifyQuantized(*this, getFormat(), getLayout(), getOutput().getType(),
                          "output", getData().getType(), getScales().getType(),
                          static_cast<bool>(getGlobalScale()));
