@@ -36,11 +36,14 @@ struct GemvGeometry {
 
 /// What the model aims for, measured on the H200 (docs/benchmarks.md).
 struct Targets {
-  /// Resident threads an SM should have: the read-once sweep and the GEMV
-  /// sweeps peak at 32 warps an SM (more costs registers).
-  int64_t threadsPerSM = 1024;
-  /// 16-byte loads a thread should have in flight (rows x loads-in-flight).
-  int64_t loadsPerThread = 4;
+  /// Threads an SM should have before K is split across CTAs: splitting
+  /// costs a reduction through global memory, and the configuration sweep
+  /// (bench/suite/sweep.sh, docs/benchmarks.md) found it paying only below
+  /// about 8 warps an SM (it had been 32).
+  int64_t threadsPerSM = 256;
+  /// 16-byte loads a thread should have in flight (rows x loads-in-flight;
+  /// 8: two steps of four rows, from the same sweep; it had been 4).
+  int64_t loadsPerThread = 8;
   /// Steps (one load per row per lane) below which a K slice's reduction
   /// costs more than the parallelism it adds.
   int64_t minStepsPerSlice = 1;
