@@ -59,6 +59,7 @@ void mlir::nvfp4::buildKernelsToNVVMPasses(OpPassManager &pm,
 void mlir::nvfp4::buildPTXPipeline(OpPassManager &pm,
                                    const PTXPipelineOptions &options) {
   buildKernelsToNVVMPasses(pm, options);
+  pm.addPass(createNVFP4DedupKernels());
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa";
   pm.addPass(createGpuModuleToBinaryPass(binary));
@@ -66,6 +67,7 @@ void mlir::nvfp4::buildPTXPipeline(OpPassManager &pm,
     NVFP4ExportKernelsOptions exportOptions;
     exportOptions.directory = options.exportDir;
     exportOptions.prefix = options.exportPrefix;
+    exportOptions.cubin = options.cubin;
     pm.addPass(createNVFP4ExportKernels(exportOptions));
   }
 }

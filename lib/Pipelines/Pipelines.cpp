@@ -17,12 +17,16 @@ void mlir::nvfp4::registerNVFP4Pipelines() {
       buildCPUPipeline);
   PassPipelineRegistration<PTXPipelineOptions>(
       "nvfp4-to-ptx",
-      "Lower nvfp4.gemv to CUDA-core kernels in a gpu.binary holding PTX",
+      "Lower nvfp4.gemv (CUDA cores, or tcgen05 tensor cores with "
+      "strategy=tcgen05) and nvfp4.convert_scale_layout to GPU kernels, "
+      "identical kernels merged, in a gpu.binary holding PTX; with "
+      "export-dir also write each kernel's .ptx and .json manifest (and "
+      ".cubin with cubin=true)",
       buildPTXPipeline);
   PassPipelineRegistration<PTXPipelineOptions>(
       "nvfp4-to-host-sim",
       "Lower nvfp4.gemv like --nvfp4-to-ptx, but to host code that the GPU "
       "simulation runtime executes (same options; export-prefix prefixes the "
-      "symbols, export-dir is ignored)",
+      "symbols, export-dir and cubin are ignored)",
       buildHostSimPipeline);
 }

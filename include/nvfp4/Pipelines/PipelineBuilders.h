@@ -89,6 +89,11 @@ struct PTXPipelineOptions : public PassPipelineOptions<PTXPipelineOptions> {
   Option<std::string> exportPrefix{
       *this, "export-prefix", llvm::cl::desc("Prefix of the exported files"),
       llvm::cl::init("")};
+  Option<bool> cubin{
+      *this, "cubin",
+      llvm::cl::desc("With export-dir: also assemble <kernel>.cubin with "
+                     "ptxas (an error where ptxas is not found)"),
+      llvm::cl::init(false)};
 };
 
 /// nvfp4.gemv -> gpu kernels -> NVVM -> gpu.binary holding PTX.
