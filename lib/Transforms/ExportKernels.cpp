@@ -94,6 +94,16 @@ std::string firstLine(StringRef path) {
   return "";
 }
 
+/// The input file of `module` without a line: errors about the pass's
+/// options or its directory are one line naming the file, not an excerpt of
+/// the module's first line.
+Location inputFileLoc(ModuleOp module) {
+  Location loc = module.getLoc();
+  if (auto file = loc->findInstanceOf<FileLineColLoc>())
+    return FileLineColLoc::get(file.getFilename(), 0, 0);
+  return loc;
+}
+
 struct NVFP4ExportKernelsPass
     : public mlir::nvfp4::impl::NVFP4ExportKernelsBase<NVFP4ExportKernelsPass> {
   using Base::Base;
@@ -104,7 +114,7 @@ struct NVFP4ExportKernelsPass
     names.clear();
     // Diagnostics go to a location, not to an op: an op would be printed
     // with them, the whole module for a module-level error.
-    Location loc = module.getLoc();
+    Location loc = inputFileLoc(module);
     if (directory.empty()) {
       emitError(loc) << "nvfp4-export-kernels: dir must not be empty";
       return signalPassFailure();
@@ -118,8 +128,8 @@ struct NVFP4ExportKernelsPass
     if (cubin && failed(findPtxas(loc)))
       return signalPassFailure();
     if (std::error_code ec = llvm::sys::fs::create_directories(directory)) {
-      emitError(loc) << "cannot create directory '" << directory
-                     << "': " << ec.message();
+      emitError(loc) << "nvfp4-export-kernels: cannot create directory '"
+                     << directory << "': " << ec.message();
       return signalPassFailure();
     }
     WalkResult result = module.walk([&](gpu::LaunchFuncOp launch) {
@@ -180,7 +190,11 @@ struct NVFP4ExportKernelsPass
       return emitError(binary.getLoc())
              << "kernel module '" << moduleName
              << "' does not hold PTX text (use format=isa)";
-    std::string base = prefix + launch.getKernelName().getValue().str();
+    StringRef kernel = launch.getKernelName().getValue();
+    if (kernel.find_first_of("/\\") != StringRef::npos)
+      return emitError(loc)
+             << "kernel name '" << kernel << "' contains a path separator";
+    std::string base = prefix + kernel.str();
     SmallString<256> ptxPath(directory), jsonPath(directory),
         cubinPath(directory);
     llvm::sys::path::append(ptxPath, base + ".ptx");
