@@ -7,7 +7,9 @@ the PATH of a fresh login shell, in a scratch directory that looks like the
 repository after `make demo`: every top-level entry of the source tree
 linked in, and `build` linked to the build tree. Blocks whose info string
 names `gpu` (needs a GPU) or `setup` (`make demo`, `make check`) are left
-out; `ptxas` blocks run only where ptxas is found. Exits non-zero, naming the
+out; `ptxas` blocks run only where ptxas is found. Then the command in the
+header comment of every examples/*.mlir (the `//   ` lines after a line
+ending in "with") runs too, with the fresh PATH. Exits non-zero, naming the
 block, when a command fails.
 
     readme-commands.py --src SRC --build BUILD --work DIR [--list]
@@ -39,6 +41,29 @@ def blocks(text):
             i += 1
         out.append((start, info, "\n".join(lines[start:i])))
         i += 1
+    return out
+
+
+def example_headers(src):
+    """(where, command) of the header command of every example."""
+    out = []
+    examples = os.path.join(src, "examples")
+    for name in sorted(os.listdir(examples)):
+        if not name.endswith(".mlir"):
+            continue
+        with open(os.path.join(examples, name)) as f:
+            lines = f.read().split("\n")
+        for i, line in enumerate(lines):
+            if not (line.startswith("// ") and line.rstrip().endswith(" with")):
+                continue
+            command = []
+            for next_line in lines[i + 1:]:
+                if not next_line.startswith("//   "):
+                    break
+                command.append(next_line[len("//   "):])
+            if command:
+                out.append((f"examples/{name}:{i + 2}", "\n".join(command)))
+            break
     return out
 
 
@@ -81,6 +106,13 @@ def main():
         script.append(f"echo '## README.md:{line}'")
         script.append(f"nvfp4_block='README.md:{line}'")
         script.append(body)
+    for where, command in example_headers(args.src):
+        if args.list:
+            print(f"{where}: runs")
+        ran += 1
+        script.append(f"echo '## {where}'")
+        script.append(f"nvfp4_block='{where}'")
+        script.append(f"(PATH={FRESH_PATH}\n{command}\n)")
     if args.list:
         return 0
     if ran == 0:
