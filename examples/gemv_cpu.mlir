@@ -1,8 +1,8 @@
 // A small NVFP4 GEMV run on the CPU: M = 4 rows, K = 32 (two scale blocks),
-// L = 2 batches, alpha = 0.5. Run it with
-//   nvfp4-opt examples/gemv_cpu.mlir --nvfp4-cpu-pipeline | mlir-runner \
-//     -e main -entry-point-result=void \
-//     -shared-libs=libmlir_runner_utils.so,libmlir_c_runner_utils.so
+// L = 2 batches, alpha = 0.5. Run it from the repository root with
+//   build/bin/nvfp4-opt examples/gemv_cpu.mlir --nvfp4-cpu-pipeline |
+//     /usr/lib/llvm-22/bin/mlir-runner -e main -entry-point-result=void \
+//       -shared-libs=/usr/lib/llvm-22/lib/libmlir_runner_utils.so,/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so
 //
 // Batch 0: b is 1.0 everywhere (code 2) with scales 1 and 2, so row m of c is
 // alpha * (sum of a's first block + 2 * sum of its second block).

@@ -6,6 +6,17 @@ import lit.formats
 from lit.llvm import llvm_config
 from lit.llvm.subst import ToolSubst
 
+# lit pointed at the source tree (`lit test/...`) runs the tests of the build
+# in build/, as `lit build/test/...` does.
+if not hasattr(config, "nvfp4_obj_root"):
+    _site = os.path.join(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))), "build", "test", "lit.site.cfg.py")
+    if not os.path.exists(_site):
+        lit_config.fatal("no build in build/: run `make build`, then lit on "
+                         "build/test/...")
+    lit_config.load_config(config, _site)
+    raise SystemExit
+
 config.name = "NVFP4"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
@@ -24,12 +35,20 @@ config.substitutions.append(
 config.substitutions.append(("%nvfp4_src_root", config.nvfp4_src_root))
 config.substitutions.append(("%nvfp4_obj_root", config.nvfp4_obj_root))
 
+# test/Install configures a small project against the installed package.
+config.substitutions.append(("%cmake_generator",
+                             '"%s"' % config.cmake_generator))
+config.substitutions.append(("%cmake_make_program",
+                             config.cmake_make_program))
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%cxx_compiler", config.cxx_compiler))
+
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
                                       "PATH"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.nvfp4_tools_dir, config.llvm_tools_dir]
-tools = ["nvfp4-opt", "nvfp4-run", "nvfp4-cpu-check", "nvfp4-sim-check", "mlir-runner", "mlir-translate", "not", "split-file",
+tools = ["nvfp4-opt", "nvfp4-run", "nvfp4-cpu-check", "nvfp4-sim-check", "mlir-runner", "mlir-translate", "not", "count", "split-file",
          ToolSubst("%python", command=shutil.which("python3") or "python3")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 

@@ -40,6 +40,7 @@ void mlir::nvfp4::buildKernelsToNVVMPasses(OpPassManager &pm,
 void mlir::nvfp4::buildPTXPipeline(OpPassManager &pm,
                                    const PTXPipelineOptions &options) {
   buildKernelsToNVVMPasses(pm, options);
+  pm.addPass(createNVFP4DedupKernels());
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa";
   pm.addPass(createGpuModuleToBinaryPass(binary));

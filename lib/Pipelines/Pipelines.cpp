@@ -30,13 +30,16 @@ void mlir::nvfp4::registerNVFP4Pipelines() {
   };
   registerPassPipeline(
       "nvfp4-to-ptx",
-      "Lower nvfp4.gemv and nvfp4.convert_scale_layout to kernels (CUDA "
-      "cores or tcgen05) in a gpu.binary holding PTX",
+      "Lower nvfp4.gemv (CUDA cores, or tcgen05 tensor cores with "
+      "strategy=tcgen05) and nvfp4.convert_scale_layout to GPU kernels, "
+      "identical kernels merged, in a gpu.binary holding PTX; with "
+      "export-dir also write each kernel's .ptx and .json manifest (and "
+      ".cubin with export-cubin=true)",
       gpuPipeline(buildPTXPipeline), describePTXPipelineOptions);
   registerPassPipeline(
       "nvfp4-to-host-sim",
       "Lower nvfp4 ops like --nvfp4-to-ptx, but to host code that the GPU "
       "simulation runtime executes (same options; export-prefix prefixes the "
-      "symbols, export-dir is ignored)",
+      "symbols, export-dir and export-cubin are ignored)",
       gpuPipeline(buildHostSimPipeline), describePTXPipelineOptions);
 }

@@ -1,4 +1,4 @@
-//===- ExportKernels.cpp - write PTX and launch manifests -----------------===//
+//===- ExportKernels.cpp - write PTX, cubins and launch manifests ---------===//
 
 #include "nvfp4/Transforms/Passes.h"
 
@@ -7,10 +7,16 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
 
 namespace mlir::nvfp4 {
 #define GEN_PASS_DEF_NVFP4EXPORTKERNELS
@@ -47,6 +53,57 @@ llvm::json::Value toJson(Attribute attr) {
   return nullptr;
 }
 
+/// Removes a file this pass was writing, unless it is not a regular file
+/// (a device or a pipe the user pointed the name at).
+void removePartial(StringRef path) {
+  if (llvm::sys::fs::is_regular_file(path))
+    llvm::sys::fs::remove(path);
+}
+
+/// Writes `contents` to `path`. A failure, including one that only shows
+/// when the stream is flushed (a full disk), is a diagnostic at `loc` and
+/// leaves no partial file.
+LogicalResult writeFile(Location loc, StringRef path, StringRef contents) {
+  std::error_code ec;
+  llvm::raw_fd_ostream out(path, ec);
+  if (ec)
+    return emitError(loc) << "cannot write '" << path << "': " << ec.message();
+  out << contents;
+  out.close();
+  if (!out.has_error())
+    return success();
+  ec = out.error();
+  // Without this the stream's destructor ends the process.
+  out.clear_error();
+  removePartial(path);
+  return emitError(loc) << "cannot write '" << path << "': " << ec.message();
+}
+
+/// The first non-empty line of a file, for quoting a tool's error.
+std::string firstLine(StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return "";
+  StringRef text = (*buffer)->getBuffer();
+  while (!text.empty()) {
+    auto [line, rest] = text.split('\n');
+    if (!line.trim().empty())
+      return line.trim().str();
+    text = rest;
+  }
+  return "";
+}
+
+/// The input file of `module` without a line: errors about the pass's
+/// options or its directory are one line naming the file, not an excerpt of
+/// the module's first line.
+Location inputFileLoc(ModuleOp module) {
+  Location loc = module.getLoc();
+  if (auto file = loc->findInstanceOf<FileLineColLoc>())
+    return FileLineColLoc::get(file.getFilename(), 0, 0);
+  return loc;
+}
+
 struct NVFP4ExportKernelsPass
     : public mlir::nvfp4::impl::NVFP4ExportKernelsBase<NVFP4ExportKernelsPass> {
   using Base::Base;
@@ -55,14 +112,33 @@ struct NVFP4ExportKernelsPass
     mlir::nvfp4::NVFP4ExportKernelsOptions options;
     options.directory = directory;
     options.prefix = prefix;
+    options.cubin = cubin;
+    options.ptxas = ptxas;
     return options;
   }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    written.clear();
+    names.clear();
+    // Diagnostics go to a location, not to an op: an op would be printed
+    // with them, the whole module for a module-level error.
+    Location loc = inputFileLoc(module);
+    if (directory.empty()) {
+      emitError(loc) << "nvfp4-export-kernels: dir must not be empty";
+      return signalPassFailure();
+    }
+    if (StringRef(prefix).find_first_of("/\\") != StringRef::npos) {
+      emitError(loc) << "nvfp4-export-kernels: prefix '" << prefix
+                     << "' contains a path separator; it must be the start "
+                        "of a file name";
+      return signalPassFailure();
+    }
+    if (cubin && failed(findPtxas(loc)))
+      return signalPassFailure();
     if (std::error_code ec = llvm::sys::fs::create_directories(directory)) {
-      module.emitError() << "cannot create directory '" << directory
-                         << "': " << ec.message();
+      emitError(loc) << "nvfp4-export-kernels: cannot create directory '"
+                     << directory << "': " << ec.message();
       return signalPassFailure();
     }
     WalkResult result = module.walk([&](gpu::LaunchFuncOp launch) {
@@ -75,48 +151,154 @@ struct NVFP4ExportKernelsPass
                  : WalkResult::interrupt();
     });
     if (result.wasInterrupted())
-      signalPassFailure();
+      return signalPassFailure();
+    printSummary();
+  }
+
+  /// Resolves the ptxas to run: the option, else PATH, $CUDA_HOME/bin and
+  /// /usr/local/cuda/bin.
+  LogicalResult findPtxas(Location loc) {
+    if (!ptxas.empty()) {
+      if (llvm::sys::fs::can_execute(ptxas)) {
+        ptxasPath = ptxas;
+        return success();
+      }
+      return emitError(loc) << "nvfp4-export-kernels: ptxas '" << ptxas
+                            << "' is not an executable file";
+    }
+    SmallVector<std::string> dirs;
+    if (const char *home = std::getenv("CUDA_HOME"))
+      dirs.push_back((Twine(home) + "/bin").str());
+    dirs.push_back("/usr/local/cuda/bin");
+    if (auto found = llvm::sys::findProgramByName("ptxas")) {
+      ptxasPath = *found;
+      return success();
+    }
+    SmallVector<StringRef> paths(dirs.begin(), dirs.end());
+    if (auto found = llvm::sys::findProgramByName("ptxas", paths)) {
+      ptxasPath = *found;
+      return success();
+    }
+    return emitError(loc) << "nvfp4-export-kernels: cubin=true needs ptxas, "
+                             "found neither on PATH nor in $CUDA_HOME/bin "
+                             "nor in /usr/local/cuda/bin";
   }
 
   LogicalResult exportKernel(ModuleOp module, gpu::LaunchFuncOp launch,
                              DictionaryAttr info) {
+    Location loc = launch.getLoc();
     StringRef moduleName = launch.getKernelModuleName().getValue();
     auto binary = module.lookupSymbol<gpu::BinaryOp>(moduleName);
     if (!binary)
-      return launch.emitError()
+      return emitError(loc)
              << "kernel module '" << moduleName
              << "' is not serialized yet: run gpu-module-to-binary{format=isa} "
                 "before nvfp4-export-kernels";
     auto object = dyn_cast<gpu::ObjectAttr>(binary.getObjects()[0]);
     if (!object || object.getFormat() != gpu::CompilationTarget::Assembly)
-      return binary.emitError() << "kernel module '" << moduleName
-                                << "' does not hold PTX text (use format=isa)";
-    std::string base = prefix + launch.getKernelName().getValue().str();
-    SmallString<256> ptxPath(directory), jsonPath(directory);
+      return emitError(binary.getLoc())
+             << "kernel module '" << moduleName
+             << "' does not hold PTX text (use format=isa)";
+    StringRef kernel = launch.getKernelName().getValue();
+    if (kernel.find_first_of("/\\") != StringRef::npos)
+      return emitError(loc)
+             << "kernel name '" << kernel << "' contains a path separator";
+    std::string base = prefix + kernel.str();
+    SmallString<256> ptxPath(directory), jsonPath(directory),
+        cubinPath(directory);
     llvm::sys::path::append(ptxPath, base + ".ptx");
     llvm::sys::path::append(jsonPath, base + ".json");
+    llvm::sys::path::append(cubinPath, base + ".cubin");
 
     llvm::json::Object manifest = *toJson(info).getAsObject();
     manifest[schema::key::Ptx] = base + ".ptx";
     manifest[schema::key::Version] = schema::kVersion;
-    if (failed(write(launch, ptxPath, object.getObject().getValue())))
-      return failure();
     std::string text;
     llvm::raw_string_ostream os(text);
     os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest)))
        << "\n";
-    return write(launch, jsonPath, text);
-  }
 
-  LogicalResult write(Operation *op, StringRef path, StringRef contents) {
-    std::error_code ec;
-    llvm::raw_fd_ostream out(path, ec);
-    if (ec)
-      return op->emitError()
-             << "cannot write '" << path << "': " << ec.message();
-    out << contents;
+    // A kernel launched again (the same op twice, merged by
+    // nvfp4-dedup-kernels) is written once; its manifests must agree.
+    auto [it, inserted] = written.try_emplace(base, text);
+    if (!inserted) {
+      if (it->second == text)
+        return success();
+      return emitError(loc) << "kernel '" << base
+                            << "' is launched with two different manifests";
+    }
+
+    if (failed(writeFile(loc, ptxPath, object.getObject().getValue())))
+      return failure();
+    if (failed(writeFile(loc, jsonPath, text))) {
+      removePartial(ptxPath);
+      return failure();
+    }
+    if (cubin) {
+      auto chip = info.getAs<StringAttr>(schema::key::Chip);
+      if (!chip || failed(assemble(loc, chip.getValue(), ptxPath, cubinPath))) {
+        if (!chip)
+          emitError(loc) << "nvfp4.launch of '" << base << "' has no chip";
+        removePartial(ptxPath);
+        removePartial(jsonPath);
+        return failure();
+      }
+    }
+    names.push_back(base);
     return success();
   }
+
+  /// Runs ptxas on one exported kernel; its first error line is quoted.
+  LogicalResult assemble(Location loc, StringRef chip, StringRef ptxPath,
+                         StringRef cubinPath) {
+    SmallString<128> log;
+    if (llvm::sys::fs::createTemporaryFile("nvfp4-ptxas", "log", log))
+      log.clear();
+    std::string arch = ("-arch=" + chip).str();
+    SmallVector<StringRef> args = {ptxasPath, arch, ptxPath, "-o", cubinPath};
+    std::optional<StringRef> redirects[] = {std::nullopt, StringRef(log),
+                                            StringRef(log)};
+    std::string message;
+    int status = llvm::sys::ExecuteAndWait(
+        ptxasPath, args, /*Env=*/std::nullopt,
+        log.empty() ? ArrayRef<std::optional<StringRef>>()
+                    : ArrayRef<std::optional<StringRef>>(redirects),
+        /*SecondsToWait=*/0, /*MemoryLimit=*/0, &message);
+    std::string output = log.empty() ? "" : firstLine(log);
+    if (!log.empty())
+      llvm::sys::fs::remove(log);
+    if (status == 0)
+      return success();
+    removePartial(cubinPath);
+    InFlightDiagnostic diag = emitError(loc);
+    diag << "ptxas failed on '" << ptxPath << "'";
+    if (status < 0)
+      diag << ": " << message;
+    else
+      diag << " (exit status " << status << ")";
+    if (!output.empty())
+      diag << ": " << output;
+    return diag;
+  }
+
+  /// One line on stderr: what was written, and where.
+  void printSummary() {
+    llvm::raw_ostream &os = llvm::errs();
+    os << "nvfp4-export-kernels: ";
+    if (names.empty()) {
+      os << "no nvfp4 kernels, nothing written to '" << directory << "'\n";
+      return;
+    }
+    os << "wrote " << names.size()
+       << (names.size() == 1 ? " kernel" : " kernels") << " to '" << directory
+       << "' (" << (cubin ? ".ptx, .json, .cubin" : ".ptx, .json") << "): ";
+    llvm::interleaveComma(names, os);
+    os << "\n";
+  }
+
+  std::string ptxasPath;
+  llvm::StringMap<std::string> written;
+  SmallVector<std::string> names;
 };
 
 } // namespace

@@ -29,6 +29,7 @@
 #include "nvfp4/Support/Formats.h"
 #include "nvfp4/Support/Reference.h"
 
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdarg>
@@ -339,26 +340,67 @@ void checkConvert(Stats &stats, const SimKernel &kernel, uint64_t seed) {
 
 } // namespace
 
+const char *const kHelp =
+    "nvfp4-sim-check: runs every GPU kernel variant of\n"
+    "tools/nvfp4-sim-check/variants.py, compiled with --nvfp4-to-host-sim,\n"
+    "on the host simulation runtime with seeded random data and compares\n"
+    "each result with the float64 reference (docs/testing.md): GEMVs bit\n"
+    "for bit where the f32 sum is exact, else within the f32 summation\n"
+    "bound; scale-layout conversions byte for byte. One line per case, then\n"
+    "the counts; exit status 1 when a case fails.\n"
+    "\n"
+    "usage: nvfp4-sim-check [--seed N] [--filter TEXT] [--corrupt] [--list]\n"
+    "  --seed N       seed of the random data (default 1)\n"
+    "  --filter TEXT  only the variants whose name contains TEXT (default: "
+    "all)\n"
+    "  --corrupt      damage one element of every result: every case must "
+    "fail\n"
+    "  --list         print every compiled kernel and its options, run "
+    "nothing\n"
+    "  --help         print this text\n";
+
+/// Reports a malformed command line in one line; exit status 2.
+static int usageError(const std::string &message) {
+  std::fprintf(stderr,
+               "nvfp4-sim-check: error: %s (--help lists the options)\n",
+               message.c_str());
+  return 2;
+}
+
 int main(int argc, char **argv) {
   Stats stats;
   uint64_t seed = 1;
   std::string filter;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
-    if (arg == "--corrupt") {
+    bool hasValue = i + 1 < argc;
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(kHelp, stdout);
+      return 0;
+    } else if (arg == "--corrupt") {
       stats.corrupt = true;
-    } else if (arg == "--seed" && i + 1 < argc) {
-      seed = std::strtoull(argv[++i], nullptr, 10);
-    } else if (arg == "--filter" && i + 1 < argc) {
+    } else if (arg == "--seed") {
+      if (!hasValue)
+        return usageError("--seed needs a value");
+      std::string text = argv[++i];
+      char *end = nullptr;
+      errno = 0;
+      unsigned long long value = std::strtoull(text.c_str(), &end, 10);
+      if (text.empty() || text[0] < '0' || text[0] > '9' || *end ||
+          errno == ERANGE)
+        return usageError("--seed needs a non-negative 64-bit integer, got '" +
+                          text + "'");
+      seed = value;
+    } else if (arg == "--filter") {
+      if (!hasValue)
+        return usageError("--filter needs a value");
       filter = argv[++i];
     } else if (arg == "--list") {
       for (const SimKernel &k : kSimKernels)
         std::printf("%s %s [%s]\n", k.variant, k.spec, k.options);
       return 0;
     } else {
-      std::fprintf(stderr, "usage: nvfp4-sim-check [--seed N] [--filter TEXT] "
-                           "[--corrupt] [--list]\n");
-      return 2;
+      return usageError("unknown option '" + arg + "'");
     }
   }
   std::printf("nvfp4-sim-check: seed %llu\n", (unsigned long long)seed);

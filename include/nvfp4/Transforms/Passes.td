@@ -11,22 +11,50 @@ def NVFP4ExportKernels : Pass<"nvfp4-export-kernels", "::mlir::ModuleOp"> {
     For every `gpu.launch_func` carrying an `nvfp4.launch` dictionary (set by
     `convert-nvfp4-to-gpu`) whose kernel module has been serialized to a
     `gpu.binary` in PTX form (`gpu-module-to-binary{format=isa}`), writes
-    `<dir>/<prefix><kernel>.ptx` and `<dir>/<prefix><kernel>.json`. The
-    manifest holds what a runtime without MLIR needs: the entry symbol, the
-    chip, the problem shape and formats, grid and block sizes, shared memory
-    and the order and kinds of the kernel parameters (docs/nvfp4-run.md). Its
-    keys, spellings and version are those of
+    `<dir>/<prefix><kernel>.ptx` and `<dir>/<prefix><kernel>.json`, and with
+    `cubin=true` also `<dir>/<prefix><kernel>.cubin` assembled by `ptxas`.
+    The manifest holds what a runtime without MLIR needs: the entry symbol,
+    the chip, the problem shape and formats, grid and block sizes, shared
+    memory and the order and kinds of the kernel parameters
+    (docs/nvfp4-run.md). Its keys, spellings and version are those of
     `include/nvfp4/Support/ManifestSchema.h`, which `nvfp4-run` reads with:
-    the pass writes the schema version and refuses a launch dictionary that
-    lacks a required key or spells a value the schema does not know. The IR
-    is left unchanged.
+    the pass writes the schema version, and the dialect verifier refuses a
+    launch dictionary that lacks a required key or spells a value the schema
+    does not know. A kernel launched several times is written once.
+
+    On success the pass prints one line on stderr naming what it wrote. Any
+    failure (a directory that cannot be created, a file that cannot be
+    written completely, `ptxas` missing or failing) is one located error;
+    the files of the kernel being written are then removed, so that no PTX
+    is left without its manifest. The prefix is part of a file name: one
+    that contains a path separator is refused. The IR is left unchanged.
   }];
   let options = [
     Option<"directory", "dir", "std::string", /*default=*/"\".\"",
            "Directory the files are written to (created if missing)">,
     Option<"prefix", "prefix", "std::string", /*default=*/"\"\"",
-           "Prefix of every file name">
+           "Prefix of every file name (no path separators)">,
+    Option<"cubin", "cubin", "bool", /*default=*/"false",
+           "Also assemble <kernel>.cubin with ptxas">,
+    Option<"ptxas", "ptxas", "std::string", /*default=*/"\"\"",
+           "ptxas to run for cubin=true (empty: from PATH, $CUDA_HOME/bin "
+           "or /usr/local/cuda/bin)">
   ];
+}
+
+def NVFP4DedupKernels : Pass<"nvfp4-dedup-kernels", "::mlir::ModuleOp"> {
+  let summary = "Merge identical GPU kernel modules";
+  let description = [{
+    Identical operations in one module (the same GEMV twice, say) are
+    outlined into kernel modules that differ only in their names (`_0`,
+    `_1`, ...). This pass keeps the first of every group of `gpu.module`s
+    that are identical up to the names of their symbols, points the
+    `gpu.launch_func`s of the others (and the `kernel` entry of their
+    `nvfp4.launch` dictionaries) at it and erases them. A module used by
+    anything other than `gpu.launch_func` is left alone. `--nvfp4-to-ptx`
+    runs it before serializing the kernels, so that each distinct kernel is
+    assembled and exported once.
+  }];
 }
 
 #endif // NVFP4_TRANSFORMS_PASSES_TD

@@ -63,7 +63,9 @@ def NVFP4_ConvertScaleLayoutOp : NVFP4_Op<"convert_scale_layout"> {
     layout `to`. A linear scale matrix is `[L, R, C]`; the same matrix in the
     blocked128x4 layout is `[L, ceil(R/128), ceil(C/4), 512]`, each 512-byte
     atom holding 128 rows by 4 columns (the layout tcgen05.cp and cuBLAS read).
-    Padding bytes of a blocked destination are written as zero.
+    Converting linear to blocked128x4 writes the padding bytes of the
+    destination as zero; converting a layout to itself copies every byte,
+    padding included (docs/numerics.md section 4).
 
     Example:
 
