@@ -41,9 +41,10 @@ struct Targets {
   /// (bench/suite/sweep.sh, docs/benchmarks.md) found it paying only below
   /// about 8 warps an SM (it had been 32).
   int64_t threadsPerSM = 256;
-  /// 16-byte loads a thread should have in flight (rows x loads-in-flight;
-  /// 8: two steps of four rows, from the same sweep; it had been 4).
-  int64_t loadsPerThread = 8;
+  /// 16-byte loads a thread should have in flight (rows x loads-in-flight).
+  /// 8 (two steps of four rows) won on some shapes of the sweep but cost up
+  /// to 14 points on the largest ones in the full suite (registers).
+  int64_t loadsPerThread = 4;
   /// Steps (one load per row per lane) below which a K slice's reduction
   /// costs more than the parallelism it adds.
   int64_t minStepsPerSlice = 1;
