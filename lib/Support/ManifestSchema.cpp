@@ -83,8 +83,13 @@ std::string manifest::signatureSymbol(std::string_view kernel) {
 
 std::vector<const char *> manifest::signatureKeys(Op op) {
   std::vector<const char *> keys;
+  // The kernel name is the signature's symbol (signatureSymbol), not one of
+  // its fields, so that identical kernels carry identical bytes and merge
+  // (nvfp4-dedup-kernels).
   for (const char *k : requiredKeys(op))
-    if (std::string_view(k) != key::Ptx && std::string_view(k) != key::Version)
+    if (std::string_view(k) != key::Ptx &&
+        std::string_view(k) != key::Version &&
+        std::string_view(k) != key::Kernel)
       keys.push_back(k);
   return keys;
 }

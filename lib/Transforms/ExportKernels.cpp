@@ -2,6 +2,8 @@
 
 #include "nvfp4/Transforms/Passes.h"
 
+#include "nvfp4/Dialect/NVFP4/IR/LaunchJson.h"
+
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4.h"
 #include "nvfp4/Support/ManifestSchema.h"
 
@@ -27,31 +29,6 @@ using namespace mlir;
 namespace schema = ::nvfp4::manifest;
 
 namespace {
-
-llvm::json::Value toJson(Attribute attr) {
-  if (auto s = dyn_cast<StringAttr>(attr))
-    return s.getValue().str();
-  // BoolAttr is an IntegerAttr of i1: test it first.
-  if (auto b = dyn_cast<BoolAttr>(attr))
-    return b.getValue();
-  if (auto i = dyn_cast<IntegerAttr>(attr))
-    return i.getInt();
-  if (auto f = dyn_cast<FloatAttr>(attr))
-    return f.getValueAsDouble();
-  if (auto array = dyn_cast<ArrayAttr>(attr)) {
-    llvm::json::Array out;
-    for (Attribute a : array)
-      out.push_back(toJson(a));
-    return out;
-  }
-  if (auto dict = dyn_cast<DictionaryAttr>(attr)) {
-    llvm::json::Object out;
-    for (NamedAttribute n : dict)
-      out[n.getName().getValue()] = toJson(n.getValue());
-    return out;
-  }
-  return nullptr;
-}
 
 /// Removes a file this pass was writing, unless it is not a regular file
 /// (a device or a pipe the user pointed the name at).
@@ -210,7 +187,8 @@ struct NVFP4ExportKernelsPass
     llvm::sys::path::append(jsonPath, base + ".json");
     llvm::sys::path::append(cubinPath, base + ".cubin");
 
-    llvm::json::Object manifest = *toJson(info).getAsObject();
+    llvm::json::Object manifest =
+        *mlir::nvfp4::launchValueToJson(info).getAsObject();
     manifest[schema::key::Ptx] = base + ".ptx";
     manifest[schema::key::Version] = schema::kVersion;
     std::string text;
@@ -292,7 +270,11 @@ struct NVFP4ExportKernelsPass
     os << "wrote " << names.size()
        << (names.size() == 1 ? " kernel" : " kernels") << " to '" << directory
        << "' (" << (cubin ? ".ptx, .json, .cubin" : ".ptx, .json") << "): ";
-    llvm::interleaveComma(names, os);
+    // A suite of a hundred kernels still gets a line that fits a terminal.
+    constexpr size_t kNamesShown = 4;
+    llvm::interleaveComma(ArrayRef(names).take_front(kNamesShown), os);
+    if (names.size() > kNamesShown)
+      os << " and " << names.size() - kNamesShown << " more";
     os << "\n";
   }
 

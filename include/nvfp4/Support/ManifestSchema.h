@@ -85,7 +85,7 @@ ParamSet params(Op op);
 std::string signatureSymbol(std::string_view kernel);
 
 /// The keys of `op` a signature must carry: requiredKeys(op) without
-/// key::Ptx and key::Version.
+/// key::Ptx, key::Version and key::Kernel (the signature's symbol names it).
 std::vector<const char *> signatureKeys(Op op);
 
 /// The spellings an enumerated key accepts, in the order of its enum

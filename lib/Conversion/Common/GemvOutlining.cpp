@@ -1,6 +1,7 @@
 //===- GemvOutlining.cpp - outlining nvfp4.gemv into GPU kernels ----------===//
 
 #include "nvfp4/Conversion/Common/GemvOutlining.h"
+#include "nvfp4/Dialect/NVFP4/IR/LaunchJson.h"
 #include "nvfp4/Support/Chips.h"
 #include "nvfp4/Support/ManifestSchema.h"
 
@@ -8,26 +9,10 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
-#include "llvm/Support/JSON.h"
 
 using namespace mlir;
 using namespace mlir::nvfp4;
 namespace schema = ::nvfp4::manifest;
-
-namespace {
-/// The launch dictionary's values as JSON (strings, integers, arrays).
-llvm::json::Value signatureValue(Attribute attr) {
-  if (auto s = dyn_cast<StringAttr>(attr))
-    return s.getValue().str();
-  if (auto i = dyn_cast<IntegerAttr>(attr))
-    return i.getInt();
-  llvm::json::Array out;
-  if (auto array = dyn_cast<ArrayAttr>(attr))
-    for (Attribute a : array)
-      out.push_back(signatureValue(a));
-  return out;
-}
-} // namespace
 
 std::string mlir::nvfp4::gemvKernelName(GemvOp op, StringRef suffix) {
   MemRefType a = op.getA().getType();
@@ -158,7 +143,7 @@ void mlir::nvfp4::finishKernel(OpBuilder &b, gpu::GPUFuncOp kernel,
                ? schema::Op::Gemv
                : schema::Op::ConvertScaleLayout))
     if (Attribute value = info.get(key))
-      fields[key] = signatureValue(value);
+      fields[key] = launchValueToJson(value);
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::json::Value(std::move(fields));
@@ -170,6 +155,15 @@ void mlir::nvfp4::finishKernel(OpBuilder &b, gpu::GPUFuncOp kernel,
                          schema::signatureSymbol(kernel.getName()),
                          b.getStringAttr(text), /*alignment=*/1,
                          /*addrSpace=*/1);
+}
+
+LogicalResult mlir::nvfp4::checkGemvGpuSizes(GemvOp op) {
+  MemRefType a = op.getA().getType();
+  int64_t rowBytes = a.getDimSize(2);
+  return checkGpuSizes(
+      op, {{"M", a.getDimSize(1)},
+           {"K", ShapedType::isDynamic(rowBytes) ? rowBytes : rowBytes * 2},
+           {"L", a.getDimSize(0)}});
 }
 
 LogicalResult

@@ -104,12 +104,7 @@ struct GemvLowering : public OpRewritePattern<GemvOp> {
 
   LogicalResult matchAndRewrite(GemvOp op,
                                 PatternRewriter &rewriter) const override {
-    MemRefType a = op.getA().getType();
-    if (failed(checkGpuSizes(op, {{"M", a.getDimSize(1)},
-                                  {"K", ShapedType::isDynamic(a.getDimSize(2))
-                                            ? a.getDimSize(2)
-                                            : a.getDimSize(2) * 2},
-                                  {"L", a.getDimSize(0)}})))
+    if (failed(checkGemvGpuSizes(op)))
       return failure();
     // Invalid options are a located error, not a silent non-match.
     FailureOr<KernelConfig> cfg = resolveKernelConfig(op, options);

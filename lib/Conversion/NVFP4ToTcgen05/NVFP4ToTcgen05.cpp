@@ -91,12 +91,7 @@ struct GemvToTcgen05Lowering : public OpRewritePattern<GemvOp> {
 
   LogicalResult matchAndRewrite(GemvOp op,
                                 PatternRewriter &rewriter) const override {
-    MemRefType a = op.getA().getType();
-    if (failed(checkGpuSizes(op, {{"M", a.getDimSize(1)},
-                                  {"K", ShapedType::isDynamic(a.getDimSize(2))
-                                            ? a.getDimSize(2)
-                                            : a.getDimSize(2) * 2},
-                                  {"L", a.getDimSize(0)}})))
+    if (failed(checkGemvGpuSizes(op)))
       return failure();
     FailureOr<plan::GemvPlan> p = makePlan(op);
     if (failed(p))

@@ -51,6 +51,9 @@ void replaceGemvWithLaunch(RewriterBase &rewriter, GemvOp op,
 LogicalResult checkGpuSizes(Operation *op,
                             ArrayRef<std::pair<StringRef, int64_t>> sizes);
 
+/// checkGpuSizes with the M, K and L of `op`.
+LogicalResult checkGemvGpuSizes(GemvOp op);
+
 /// Gives `kernel` what makes its manifest checkable against the PTX: its
 /// block size as .reqntid (in place of known_block_size) and a global
 /// holding its signature, the schema's fields of the launch dictionary

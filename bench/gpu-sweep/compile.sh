@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Compiles the GPU sweep here (needs nvfp4-opt), for bench/sweep/gpu.sh on a
+# Compiles the GPU sweep here (needs nvfp4-opt), for bench/gpu-sweep/gpu.sh on a
 # GPU machine without LLVM:
 #
-#   bench/sweep/compile.sh OUTDIR [COUNT [SEED]]
+#   bench/gpu-sweep/compile.sh OUTDIR [COUNT [SEED]]
 #
-# OUTDIR/shapes.txt lists the random shapes (bench/sweep/shapes.py, default
+# OUTDIR/shapes.txt lists the random shapes (bench/gpu-sweep/shapes.py, default
 # 240); OUTDIR/kernels/ gets their PTX and manifests for sm_90a with the
 # cost model's choices, plus a few scale-layout conversions. Carry OUTDIR,
 # and the repository for nvfp4-run's sources, to the GPU machine.
@@ -15,7 +15,7 @@ opt=${NVFP4_OPT:-$root/build/bin/nvfp4-opt}
 out=$1
 mkdir -p "$out"
 rm -rf "$out/kernels" && mkdir -p "$out/kernels"
-python3 "$root/bench/sweep/shapes.py" "${2:-240}" ${3:+"$3"} > "$out/shapes.txt"
+python3 "$root/bench/gpu-sweep/shapes.py" "${2:-240}" ${3:+"$3"} > "$out/shapes.txt"
 # Batches of 20 shapes a module keep each nvfp4-opt run short.
 grep -v '^#' "$out/shapes.txt" | xargs -n 20 |
   while read -r specs; do

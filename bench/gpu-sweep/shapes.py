@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Random GEMV shapes for the GPU sweep, one gemv_shapes.py spec a line:
 
-    bench/sweep/shapes.py [COUNT [SEED]]
+    bench/gpu-sweep/shapes.py [COUNT [SEED]]
 
 M uniform in [1, 20000] (a third of them below 300, where row tails and
 small grids live), K a multiple of the block (16 for nvfp4, 32 for mxfp4)
@@ -15,7 +15,7 @@ import sys
 count = int(sys.argv[1]) if len(sys.argv) > 1 else 240
 seed = int(sys.argv[2]) if len(sys.argv) > 2 else 20261201
 rng = random.Random(seed)
-print(f"# bench/sweep/shapes.py {count} {seed}")
+print(f"# bench/gpu-sweep/shapes.py {count} {seed}")
 seen = set()
 while len(seen) < count:
     fmt = rng.choice(["nvfp4", "mxfp4"])

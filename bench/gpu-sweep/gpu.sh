@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Runs the sweep compiled by bench/sweep/compile.sh on this machine's GPU
+# Runs the sweep compiled by bench/gpu-sweep/compile.sh on this machine's GPU
 # (CUDA driver and toolkit for compute-sanitizer, CMake, Ninja; no LLVM):
 #
-#   bench/sweep/gpu.sh SWEEPDIR OUTDIR
+#   bench/gpu-sweep/gpu.sh SWEEPDIR OUTDIR
 #
 # Builds nvfp4-run (bench/build-runner.sh), verifies every kernel against
 # the float64 reference with seeds 1 and 2 and both input distributions,
