@@ -102,7 +102,10 @@ FailureOr<PTXPipelineOptions> mlir::nvfp4::parsePTXPipelineOptions(
   };
   SmallVector<OptionToken> tokens = splitOptions(text);
   PTXPipelineOptions options;
+  llvm::StringSet<> given;
   for (OptionToken token : tokens) {
+    if (!given.insert(token.key).second)
+      return fail("option '" + token.key + "' given twice");
     if (token.key != "strategy")
       continue;
     StrategyOption strategy;
@@ -133,17 +136,13 @@ FailureOr<PTXPipelineOptions> mlir::nvfp4::parsePTXPipelineOptions(
       tensorCores ? cudaKeys : tcgen05Keys;
 
   std::string own, other, exporting;
-  llvm::StringSet<> given;
   for (OptionToken token : tokens) {
     if (token.key == "strategy")
       continue;
-    if (!given.insert(token.key).second)
-      return fail("option '" + token.key + "' given twice");
     if (token.key.consume_front("export-")) {
       if (!exportKeys.contains(token.key))
         return fail("no option 'export-" + token.key +
-                                    "' (nvfp4-export-kernels has no '" +
-                                    token.key + "')");
+                    "' (nvfp4-export-kernels has no '" + token.key + "')");
       options.exportFiles |= token.key == "dir";
       append(exporting, token.text.drop_front(strlen("export-")));
       continue;
@@ -151,10 +150,9 @@ FailureOr<PTXPipelineOptions> mlir::nvfp4::parsePTXPipelineOptions(
     bool ownsKey = ownKeys.contains(token.key);
     bool otherOwnsKey = otherKeys.contains(token.key);
     if (!ownsKey && otherOwnsKey)
-      return fail(
-          "option '" + token.key + "' does not apply to strategy=" +
-          strategyName + " (it is an option of strategy=" +
-          (tensorCores ? "cuda-cores" : "tcgen05") + ")");
+      return fail("option '" + token.key + "' does not apply to strategy=" +
+                  strategyName + " (it is an option of strategy=" +
+                  (tensorCores ? "cuda-cores" : "tcgen05") + ")");
     if (!ownsKey)
       return fail("no option '" + token.key + "'");
     append(own, token.text);

@@ -8,6 +8,7 @@
 // RUN: not nvfp4-opt %s --nvfp4-to-ptx="export-bogus=1" 2>&1 | FileCheck %s --check-prefix=UNKNOWN-EXPORT
 // RUN: not nvfp4-opt %s --nvfp4-to-ptx="strategy=tensor" 2>&1 | FileCheck %s --check-prefix=STRATEGY
 // RUN: not nvfp4-opt %s --nvfp4-to-ptx="chip=sm_90a chip=sm_100a" 2>&1 | FileCheck %s --check-prefix=TWICE
+// RUN: not nvfp4-opt %s --nvfp4-to-ptx="strategy=tcgen05 strategy=cuda-cores" 2>&1 | FileCheck %s --check-prefix=TWICE-STRATEGY
 // RUN: not nvfp4-opt %s --nvfp4-to-ptx="chip=sm_80" 2>&1 | FileCheck %s --check-prefix=CHIP
 // RUN: not nvfp4-opt %s --nvfp4-to-ptx="chip=sm_90" 2>&1 | FileCheck %s --check-prefix=CHIP90
 // RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="chip=sm_100" 2>&1 | FileCheck %s --check-prefix=CHIP100
@@ -27,6 +28,7 @@
 // UNKNOWN-EXPORT: error: no option 'export-bogus' (nvfp4-export-kernels has no 'bogus')
 // STRATEGY: error: strategy must be cuda-cores or tcgen05, got 'tensor'
 // TWICE: error: option 'chip' given twice
+// TWICE-STRATEGY: error: option 'strategy' given twice
 // CHIP: unknown chip 'sm_80' (expected sm_90a or sm_100a)
 // CHIP-NOT: unknown chip
 // CHIP90: unknown chip 'sm_90' (expected sm_90a or sm_100a)

@@ -1,4 +1,5 @@
-//===- PassOptionTypes.h - typed options of the nvfp4 GPU passes -*- C++ -*-===//
+//===- PassOptionTypes.h - typed options of the nvfp4 GPU passes -*- C++
+//-*-===//
 //
 // The value types of the GPU lowerings' options (Passes.td), checked when the
 // option is parsed: an unknown chip or decode method is an error before any
