@@ -8,10 +8,9 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${1:?usage: $0 OUTDIR [CHIP]}
 chip=${2:-sm_90a}
-for shape in "7168 16384 1" "4096 7168 8" "7168 2048 4" "4096 7168 1" \
-             "7168 2048 1"; do
+for shape in 7168x16384x1 4096x7168x8 7168x2048x4 4096x7168x1 7168x2048x1; do
   for layout in linear blocked128x4; do
-    "$root/bench/compile.sh" "$out" "bench_$layout" "$shape --layout $layout" \
+    "$root/bench/compile.sh" "$out" "bench_$layout" "$shape:$layout" \
       "chip=$chip"
   done
 done

@@ -33,7 +33,7 @@ for shape in "${shapes[@]}"; do
       if (( lanes > 1 )); then lanes=$((lanes / 2)); else split=$((split / 2)); fi
     done
     rpb=$((threads / lanes / split * rows))
-    "$root/bench/compile.sh" "$out" "bench_$name" "$shape" \
+    "$root/bench/compile.sh" "$out" "bench_$name" "${m}x${k}x${l}" \
       "chip=$chip rows-per-thread=$rows rows-per-block=$rpb loads-in-flight=$inflight lanes-per-row=$lanes split-k=$split ${extra:-}"
   done
 done

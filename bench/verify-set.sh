@@ -10,27 +10,27 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${1:?usage: $0 OUTDIR [CHIP]}
 chip=${2:-sm_90a}
 cases=(
-  "t1 128 256 1"
-  "t2 128 1536 1 --layout blocked128x4"
-  "t3 128 3072 1 --output bf16"
-  "t4 256 7168 1 --format mxfp4"
-  "t5 2432 4608 2 --layout blocked128x4 --output f32"
-  "t6 384 7168 2 --no-alpha"
-  "t7 512 512 2 --format mxfp4 --layout blocked128x4"
-  "t8 512 4096 2"
-  "t9 512 1536 2 --output bf16 --layout blocked128x4"
-  "m1 1 4096 1"
-  "m130 130 2048 1 --layout linear"
-  "m130b 130 2048 3 --layout blocked128x4 --format mxfp4"
-  "m130nb 130 2048 2 --layout blocked128x4"
-  "m1b 1 1024 2 --layout blocked128x4 --output f32"
-  "k64 256 64 1"
-  "k64mx 200 64 3 --format mxfp4 --output f32"
-  "l3 1000 1024 3 --output bf16"
+  "t1 128x256x1"
+  "t2 128x1536x1:blocked128x4"
+  "t3 128x3072x1:bf16"
+  "t4 256x7168x1:mxfp4"
+  "t5 2432x4608x2:blocked128x4:f32"
+  "t6 384x7168x2:noalpha"
+  "t7 512x512x2:mxfp4:blocked128x4"
+  "t8 512x4096x2"
+  "t9 512x1536x2:bf16:blocked128x4"
+  "m1 1x4096x1"
+  "m130 130x2048x1:linear"
+  "m130b 130x2048x3:blocked128x4:mxfp4"
+  "m130nb 130x2048x2:blocked128x4"
+  "m1b 1x1024x2:blocked128x4:f32"
+  "k64 256x64x1"
+  "k64mx 200x64x3:mxfp4:f32"
+  "l3 1000x1024x3:bf16"
 )
 for entry in "${cases[@]}"; do
-  read -r name m k l options <<<"$entry"
-  "$root/bench/compile.sh" "$out" "verify_$name" "$m $k $l ${options:-}" \
+  read -r name spec <<<"$entry"
+  "$root/bench/compile.sh" "$out" "verify_$name" "$spec" \
     "chip=$chip"
 done
 ls "$out"/verify_*.json | wc -l

@@ -20,7 +20,7 @@ python3 "$root/bench/gpu-sweep/shapes.py" "${2:-240}" ${3:+"$3"} > "$out/shapes.
 grep -v '^#' "$out/shapes.txt" | xargs -n 20 |
   while read -r specs; do
     # shellcheck disable=SC2086
-    python3 "$root/test/Pipelines/Inputs/gemv_shapes.py" $specs |
+    python3 "$root/scripts/nvfp4_ir.py" $specs |
       "$opt" --nvfp4-to-ptx="chip=sm_90a export-dir=$out/kernels" -o /dev/null
   done
 "$opt" "$root/test/Tools/nvfp4-run/convert-scale-layout.mlir" \

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Random GEMV shapes for the GPU sweep, one gemv_shapes.py spec a line:
+"""Random GEMV shapes for the GPU sweep, one scripts/nvfp4_ir.py spec a line:
 
     bench/gpu-sweep/shapes.py [COUNT [SEED]]
 

@@ -28,7 +28,7 @@ for variant in "${variants[@]}"; do
       s = $2 "x" k "x" $4 ":" f ":" l; if (!(s in seen)) printf "%s ", s;
       seen[s] = 1 }' "$out/shapes.txt")
   # shellcheck disable=SC2086
-  python3 "$root/test/Pipelines/Inputs/gemv_shapes.py" $specs |
+  python3 "$root/scripts/nvfp4_ir.py" $specs |
     "$opt" --nvfp4-to-ptx="chip=sm_90a ${NVFP4_SUITE_OPTIONS:-} export-dir=$dir" \
       -o /dev/null
   echo "$variant: $(ls "$dir"/*.json | wc -l) kernels in $dir"

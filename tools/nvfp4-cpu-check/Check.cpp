@@ -2,7 +2,6 @@
 
 #include "Check.h"
 
-#include <cstdarg>
 #include <cstdio>
 #include <cstring>
 
@@ -26,15 +25,6 @@ void Stats::report(bool ok, const std::string &what,
   std::printf("%s %s%s%s\n", ok ? "PASS" : "FAIL", what.c_str(),
               detail.empty() ? "" : ": ", detail.c_str());
   std::fflush(stdout);
-}
-
-std::string nvfp4::cpucheck::strf(const char *fmt, ...) {
-  char buf[512];
-  va_list args;
-  va_start(args, fmt);
-  std::vsnprintf(buf, sizeof(buf), fmt, args);
-  va_end(args);
-  return buf;
 }
 
 /// Index of the first differing byte, or -1.

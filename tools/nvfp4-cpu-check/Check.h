@@ -8,6 +8,7 @@
 #define NVFP4_CPU_CHECK_CHECK_H
 
 #include "nvfp4/Support/Reference.h"
+#include "nvfp4/Support/StringFormat.h"
 
 #include <cstdint>
 #include <random>
@@ -30,14 +31,13 @@ struct Stats {
   void report(bool ok, const std::string &what, const std::string &detail);
 };
 
-std::string strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+using ::nvfp4::strf;
 
 /// Index of the first differing byte, or -1.
 int64_t firstDifference(const std::vector<uint8_t> &x,
                         const std::vector<uint8_t> &y);
 
 uint32_t floatToBits(float f);
-
 
 struct Shape {
   int64_t m, k, l;

@@ -28,11 +28,11 @@
 #include "nvfp4/Runtime/HostSimABI.h"
 #include "nvfp4/Support/Formats.h"
 #include "nvfp4/Support/Reference.h"
+#include "nvfp4/Support/StringFormat.h"
 
 #include <cerrno>
 #include <chrono>
 #include <cmath>
-#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -67,15 +67,7 @@ struct SimKernel {
 
 #include "Variants.inc"
 
-std::string strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-std::string strf(const char *fmt, ...) {
-  char buf[512];
-  va_list args;
-  va_start(args, fmt);
-  std::vsnprintf(buf, sizeof(buf), fmt, args);
-  va_end(args);
-  return buf;
-}
+using ::nvfp4::strf;
 
 /// Bytes with guard zones on both sides, to catch writes out of bounds.
 class Guarded {

@@ -13,10 +13,12 @@ every compiled function for the checker:
 An operation is a GEMV, MxKxL:format:layout:output[:noalpha], or a scale
 layout conversion, convert:ROWSxCOLSxL:e4m3|ue8m0:FROM:TO.
 """
+import os
 import sys
 
-FORMATS = {"nvfp4": (16, "f8E4M3FN"), "mxfp4": (32, "f8E8M0FNU")}
-SCALES = {"e4m3": "f8E4M3FN", "ue8m0": "f8E8M0FNU"}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "scripts"))
+from nvfp4_ir import function, parse_convert, parse_gemv  # noqa: E402
 
 # Shapes with odd M (1, 130, 257), L up to 3, and K from one block to odd
 # numbers of blocks (K = 80 and 1040 NVFP4, 96 and 1056 MXFP4: 5, 65, 3 and 33
@@ -128,73 +130,6 @@ VARIANTS = [
 ]
 
 
-def ceil_div(a, b):
-    return (a + b - 1) // b
-
-
-def memref(dims, elem):
-    return "memref<" + "x".join(str(d) for d in dims) + "x" + elem + ">"
-
-
-def parse_gemv(spec):
-    fields = spec.split(":")
-    m, k, l = (int(x) for x in fields[0].split("x"))
-    fmt, layout, out = fields[1], fields[2], fields[3]
-    alpha = "noalpha" not in fields[4:]
-    return m, k, l, fmt, layout, out, alpha
-
-
-def gemv_function(name, spec):
-    m, k, l, fmt, layout, out, alpha = parse_gemv(spec)
-    block, scale = FORMATS[fmt]
-    cols = k // block
-    if layout == "linear":
-        sfa, sfb = [l, m, cols], [l, cols]
-    else:
-        sfa = [l, ceil_div(m, 128), ceil_div(cols, 4), 512]
-        sfb = [l, 1, ceil_div(cols, 4), 512]
-    types = [memref([l, m, k // 2], "i8"), memref(sfa, scale),
-             memref([l, k // 2], "i8"), memref(sfb, scale),
-             memref([l, m], out)]
-    params = [f"{a}: {t}" for a, t in zip(
-        ["%a", "%sfa", "%b", "%sfb", "%c"], types)]
-    use = ""
-    if alpha:
-        params.append("%alpha: f32")
-        use = " alpha(%alpha)"
-    return (f"func.func @{name}({', '.join(params)}) {{\n"
-            f"  nvfp4.gemv <{fmt}> <{layout}> %a, %sfa, %b, %sfb into %c{use}\n"
-            f"      : {types[0]}, {types[1]}, {types[2]}, {types[3]} "
-            f"into {types[4]}\n  return\n}}\n")
-
-
-def scale_memref(layout, rows, cols, l, elem):
-    if layout == "linear":
-        return memref([l, rows, cols], elem)
-    return memref([l, ceil_div(rows, 128), ceil_div(cols, 4), 512], elem)
-
-
-def parse_convert(spec):
-    _, shape, scale, src, dst = spec.split(":")
-    rows, cols, l = (int(x) for x in shape.split("x"))
-    return rows, cols, l, scale, src, dst
-
-
-def convert_function(name, spec):
-    rows, cols, l, scale, src, dst = parse_convert(spec)
-    s = scale_memref(src, rows, cols, l, SCALES[scale])
-    d = scale_memref(dst, rows, cols, l, SCALES[scale])
-    return (f"func.func @{name}(%src: {s}, %dst: {d}) {{\n"
-            f"  nvfp4.convert_scale_layout %src, %dst from <{src}> to <{dst}>"
-            f" : {s} to {d}\n  return\n}}\n")
-
-
-def function(name, spec):
-    if spec.startswith("convert:"):
-        return convert_function(name, spec)
-    return gemv_function(name, spec)
-
-
 def find(name):
     for variant in VARIANTS:
         if variant[0] == name:
@@ -229,7 +164,10 @@ def table():
                     f"{cpp_enum('scale', scale)}, {cpp_enum('layout', src)}, "
                     f"{cpp_enum('layout', dst)}, ElementType::F32, false}},")
                 continue
-            m, k, l, fmt, layout, out, alpha = parse_gemv(spec)
+            g = parse_gemv(spec)
+            m, k, l, fmt, layout, out, alpha = (
+                g["m"], g["k"], g["l"], g["format"], g["layout"], g["output"],
+                g["alpha"])
             if alpha:
                 lines.append(
                     f"void {fn}(void *, void *, void *, void *, void *, float);")
@@ -258,7 +196,7 @@ def main():
             print(f"{name}|{options}")
     elif sys.argv[1] == "mlir" and len(sys.argv) == 3:
         name, _, specs = find(sys.argv[2])
-        print("\n".join(function(f"{name}_{i}", s)
+        print("\n".join(function(s, f"{name}_{i}")
                         for i, s in enumerate(specs)), end="")
     elif sys.argv[1] == "table":
         print(table(), end="")

@@ -2,6 +2,7 @@
 
 #include "nvfp4/Conversion/Common/Codec.h"
 #include "nvfp4/Conversion/Common/IndexValue.h"
+#include "nvfp4/Conversion/Common/ScalarOps.h"
 #include "nvfp4/Support/ScaleLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -10,57 +11,10 @@
 using namespace mlir;
 using namespace mlir::nvfp4;
 
-namespace {
-/// Small arithmetic helpers so the formulas below read like the reference.
-struct Ops {
-  OpBuilder &b;
-  Location loc;
-  Value i32(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32); }
-  Value f32(float v) {
-    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
-  }
-  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value andi(Value x, int64_t m) {
-    return arith::AndIOp::create(b, loc, x, i32(m));
-  }
-  Value ori(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
-  Value shl(Value x, int64_t s) {
-    return arith::ShLIOp::create(b, loc, x, i32(s));
-  }
-  Value shr(Value x, int64_t s) {
-    return arith::ShRUIOp::create(b, loc, x, i32(s));
-  }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
-  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
-    return arith::CmpIOp::create(b, loc, p, x, y);
-  }
-  Value cmpf(arith::CmpFPredicate p, Value x, Value y) {
-    return arith::CmpFOp::create(b, loc, p, x, y);
-  }
-  Value select(Value c, Value x, Value y) {
-    return arith::SelectOp::create(b, loc, c, x, y);
-  }
-  Value zext32(Value x) {
-    return arith::ExtUIOp::create(b, loc, b.getI32Type(), x);
-  }
-  Value trunc8(Value x) {
-    return arith::TruncIOp::create(b, loc, b.getI8Type(), x);
-  }
-  Value asF32(Value bits) {
-    return arith::BitcastOp::create(b, loc, b.getF32Type(), bits);
-  }
-  Value asI32(Value f) {
-    return arith::BitcastOp::create(b, loc, b.getI32Type(), f);
-  }
-  Value boolToI32(Value c) { return zext32(c); }
-};
-} // namespace
-
 Value mlir::nvfp4::buildDecodeE2M1(OpBuilder &b, Location loc, Value code) {
   // Twice the magnitude is an integer: m for e == 0, (2 + m) << (e - 1)
   // otherwise; the sign is bit 3. Build the f32 from that exactly.
-  Ops o{b, loc};
+  ScalarOps o{b, loc};
   Value c = o.zext32(code);
   Value mant = o.andi(c, 1);
   Value exp = o.andi(o.shr(c, 1), 3);
@@ -76,7 +30,7 @@ Value mlir::nvfp4::buildDecodeE2M1(OpBuilder &b, Location loc, Value code) {
 
 Value mlir::nvfp4::buildDecodeScale(OpBuilder &b, Location loc, Value bits,
                                     ScaleFormat format) {
-  Ops o{b, loc};
+  ScalarOps o{b, loc};
   Value x = o.zext32(bits);
   Value nan = o.f32(std::numeric_limits<float>::quiet_NaN());
   if (format == ScaleFormat::MXFP4) {
@@ -101,7 +55,7 @@ Value mlir::nvfp4::buildDecodeScale(OpBuilder &b, Location loc, Value bits,
 Value mlir::nvfp4::buildEncodeE2M1(OpBuilder &b, Location loc, Value x) {
   // Count the rounding thresholds |x| passes. Ties go to the even code:
   // strict '>' where the lower neighbour is even, '>=' where the upper is.
-  Ops o{b, loc};
+  ScalarOps o{b, loc};
   Value bits = o.asI32(x);
   Value absX = o.asF32(o.andi(bits, 0x7FFFFFFF));
   struct Threshold {
@@ -123,7 +77,7 @@ Value mlir::nvfp4::buildEncodeE2M1(OpBuilder &b, Location loc, Value x) {
 }
 
 Value mlir::nvfp4::buildEncodeE4M3FN(OpBuilder &b, Location loc, Value x) {
-  Ops o{b, loc};
+  ScalarOps o{b, loc};
   Value bits = o.andi(o.asI32(x), 0x7FFFFFFF);
   Value absX = o.asF32(bits);
   // Subnormal range (< 2^-6): units of 2^-9, rounded to nearest even by the
@@ -149,7 +103,7 @@ Value mlir::nvfp4::buildEncodeE4M3FN(OpBuilder &b, Location loc, Value x) {
 
 Value mlir::nvfp4::buildEncodeUE8M0ForE2M1(OpBuilder &b, Location loc,
                                            Value amax) {
-  Ops o{b, loc};
+  ScalarOps o{b, loc};
   // floor(log2(amax)) + 127 is the f32 exponent field for normals; the e2m1
   // maximum exponent (2) is subtracted, clamped to the ue8m0 range [0, 254].
   Value field = o.andi(o.shr(o.asI32(amax), 23), 0xFF);

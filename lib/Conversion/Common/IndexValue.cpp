@@ -8,6 +8,10 @@ using namespace mlir;
 
 namespace mlir::nvfp4 {
 
+IV IV::index(OpBuilder &builder, Location l, int64_t c) {
+  return IV(builder, l, arith::ConstantIndexOp::create(builder, l, c));
+}
+
 IV IV::constant(int64_t c) const {
   return IV(*b, loc, arith::ConstantIndexOp::create(*b, loc, c));
 }
@@ -40,6 +44,11 @@ IV operator%(IV x, int64_t c) {
   return c == 1 ? x.constant(0) : binary<arith::RemUIOp>(x, x.constant(c));
 }
 IV vmin(IV x, int64_t c) { return binary<arith::MinSIOp>(x, x.constant(c)); }
+IV vminu(IV x, int64_t c) { return binary<arith::MinUIOp>(x, x.constant(c)); }
+Value vult(IV x, int64_t c) {
+  return x.b->createOrFold<arith::CmpIOp>(x.loc, arith::CmpIPredicate::ult, x.v,
+                                          x.constant(c).v);
+}
 IV vclamp(IV x, int64_t lo, int64_t hi) {
   IV low = binary<arith::MaxSIOp>(x, x.constant(lo));
   return binary<arith::MinSIOp>(low, x.constant(hi));

@@ -52,30 +52,6 @@ static_assert(invertsBlockedOffset(4) && invertsBlockedOffset(7) &&
                   invertsBlockedOffset(12),
               "blockedRowCol must invert layout::blockedOffset");
 
-struct IndexOps {
-  OpBuilder &b;
-  Location loc;
-
-  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value mul(Value x, int64_t f) {
-    return arith::MulIOp::create(b, loc, x, idx(f));
-  }
-  Value div(Value x, int64_t d) {
-    return arith::DivUIOp::create(b, loc, x, idx(d));
-  }
-  Value rem(Value x, int64_t d) {
-    return arith::RemUIOp::create(b, loc, x, idx(d));
-  }
-  Value ult(Value x, int64_t bound) {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x,
-                                 idx(bound));
-  }
-  Value clamp(Value x, int64_t bound) {
-    return arith::MinUIOp::create(b, loc, x, idx(bound - 1));
-  }
-};
-
 } // namespace
 
 std::pair<int64_t, int64_t>
@@ -118,22 +94,21 @@ void mlir::nvfp4::buildConvertScaleLayoutKernelBody(OpBuilder &b,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&entry);
   Location loc = op.getLoc();
-  IndexOps o{b, loc};
   Value src = entry.getArgument(0), dst = entry.getArgument(1);
   MemRefType dstType = op.getDest().getType();
   auto [rows, cols] = convertMatrixSize(op);
   int64_t batchBytes = dstType.getNumElements() / dstType.getDimSize(0);
 
-  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value cta = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  IV tid(b, loc, gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+  IV cta(b, loc, gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
   Value batch = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   // Byte of this batch of dest the thread writes.
-  Value byte = o.add(o.mul(cta, kConvertThreads), tid);
+  IV byte = cta * kConvertThreads + tid;
 
   // The last CTA of a batch runs past the end unless the batch is a whole
   // number of CTAs (always the case for a blocked destination).
   if (batchBytes % kConvertThreads != 0) {
-    auto inBounds = scf::IfOp::create(b, loc, o.ult(byte, batchBytes), false);
+    auto inBounds = scf::IfOp::create(b, loc, vult(byte, batchBytes), false);
     b.setInsertionPointToStart(inBounds.thenBlock());
   }
 
@@ -141,7 +116,7 @@ void mlir::nvfp4::buildConvertScaleLayoutKernelBody(OpBuilder &b,
   Value bits;
   if (op.getTo() == ScaleLayout::Linear) {
     // dest[batch, row, col], read from wherever `from` keeps it.
-    Value row = o.div(byte, cols), col = o.rem(byte, cols);
+    Value row = byte / cols, col = byte % cols;
     dstIndices = {batch, row, col};
     bits = buildLoadScaleBits(b, loc, src,
                               buildScaleIndices(b, loc, op.getFrom(),
@@ -150,24 +125,23 @@ void mlir::nvfp4::buildConvertScaleLayoutKernelBody(OpBuilder &b,
   } else {
     // dest[batch, rowBlock, colBlock, inAtom], read from its (row, col).
     int64_t colBlocks = dstType.getDimSize(2);
-    Value inAtom = o.rem(byte, lay::kAtomBytes);
-    Value atom = o.div(byte, lay::kAtomBytes);
-    Value rowBlock = o.div(atom, colBlocks), colBlock = o.rem(atom, colBlocks);
+    IV inAtom = byte % lay::kAtomBytes;
+    IV atom = byte / lay::kAtomBytes;
+    IV rowBlock = atom / colBlocks, colBlock = atom % colBlocks;
     dstIndices = {batch, rowBlock, colBlock, inAtom};
     if (op.getFrom() == ScaleLayout::Blocked128x4) {
       // Same layout: a copy, padding included.
       bits = buildLoadScaleBits(b, loc, src, dstIndices);
     } else {
-      lay::RowCol<IV> rc = lay::blockedRowCol(
-          IV(b, loc, rowBlock), IV(b, loc, colBlock), IV(b, loc, inAtom));
-      Value row = rc.row, col = rc.col;
+      lay::RowCol<IV> rc = lay::blockedRowCol(rowBlock, colBlock, inAtom);
       // Padding reads an in-bounds scale (no branch) and stores zero.
       Value inside =
-          arith::AndIOp::create(b, loc, o.ult(row, rows), o.ult(col, cols));
+          arith::AndIOp::create(b, loc, vult(rc.row, rows), vult(rc.col, cols));
       Value scale = buildLoadScaleBits(
           b, loc, src,
           buildScaleIndices(b, loc, ScaleLayout::Linear, /*isVector=*/false,
-                            batch, o.clamp(row, rows), o.clamp(col, cols)));
+                            batch, vminu(rc.row, rows - 1),
+                            vminu(rc.col, cols - 1)));
       Value zero = arith::ConstantIntOp::create(b, loc, 0, 8);
       bits = arith::SelectOp::create(b, loc, inside, scale, zero);
     }

@@ -37,31 +37,21 @@ using namespace mlir::nvfp4;
 
 namespace {
 
-Value idx(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
-}
-Value addi(OpBuilder &b, Location loc, Value x, Value y) {
-  return arith::AddIOp::create(b, loc, x, y);
-}
-Value muli(OpBuilder &b, Location loc, Value x, int64_t f) {
-  return arith::MulIOp::create(b, loc, x, idx(b, loc, f));
-}
-
 /// Generic `!llvm.ptr` to `memref[indices]`, for loads no memref op
 /// expresses (inline PTX, atomic orderings).
 Value elementPointer(OpBuilder &b, Location loc, Value memref,
                      ValueRange indices) {
   auto type = cast<MemRefType>(memref.getType());
   auto [strides, offset] = type.getStridesAndOffset();
-  Value linear = idx(b, loc, offset);
+  IV linear = IV::index(b, loc, offset);
   for (auto [i, index] : llvm::enumerate(indices))
-    linear = addi(b, loc, linear, muli(b, loc, index, strides[i]));
+    linear = linear + IV(b, loc, index) * strides[i];
   int64_t elementBytes = type.getElementTypeBitWidth() / 8;
-  if (elementBytes != 1)
-    linear = muli(b, loc, linear, elementBytes);
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  Value addr = arith::IndexCastOp::create(b, loc, b.getI64Type(),
-                                          addi(b, loc, base, linear));
+  linear = linear * elementBytes;
+  IV base(b, loc,
+          memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref));
+  Value addr =
+      arith::IndexCastOp::create(b, loc, b.getI64Type(), base + linear);
   return LLVM::IntToPtrOp::create(
       b, loc, LLVM::LLVMPointerType::get(b.getContext()), addr);
 }
@@ -134,8 +124,7 @@ struct KernelBuilder {
 
   /// Scale column of the 8-byte unit at byte `kByte` of a row.
   Value unitColumn(Value kByte) {
-    return arith::DivUIOp::create(b, loc, muli(b, loc, kByte, 2),
-                                  idx(b, loc, getBlockSize(format())));
+    return IV(b, loc, kByte) * 2 / getBlockSize(format());
   }
 
   /// Two NVFP4 scales of one 16-byte load are adjacent in both layouts (the
@@ -179,7 +168,7 @@ struct KernelBuilder {
       return decodeScalePair(bytes, f8);
     }
     for (int64_t unit = 0; unit < units; ++unit) {
-      Value col = unitColumn(addi(b, loc, kByte, idx(b, loc, 8 * unit)));
+      Value col = unitColumn(IV(b, loc, kByte) + 8 * unit);
       values.push_back(buildLoadScale(b, loc, scales, op.getLayout(), format(),
                                       isVector, batch, row, col));
     }
@@ -209,10 +198,7 @@ struct KernelBuilder {
             b, loc, VectorType::get({lay::kLineBytes}, b.getI8Type()), bytes));
     // The load's first column is even: byte 0 or 2 of each word.
     Value shift = arith::IndexCastOp::create(
-        b, loc, b.getI32Type(),
-        muli(b, loc,
-             arith::RemUIOp::create(b, loc, col, idx(b, loc, lay::kAtomCols)),
-             8));
+        b, loc, b.getI32Type(), IV(b, loc, col) % lay::kAtomCols * 8);
     SmallVector<SmallVector<Value>> scales;
     for (int64_t r = 0; r < cfg.rowsPerThread; ++r) {
       Value word = vector::ExtractOp::create(b, loc, words, r);
@@ -230,21 +216,21 @@ struct KernelBuilder {
   /// the prepared words instead of redoing the decode for every row group.
   void buildSharedVectorPrologue(Value tid) {
     int64_t words = rowBytes() / 4;
-    auto loop = scf::ForOp::create(b, loc, tid, idx(b, loc, words),
-                                   idx(b, loc, cfg.threads()));
+    auto loop = scf::ForOp::create(b, loc, tid, IV::index(b, loc, words),
+                                   IV::index(b, loc, cfg.threads()));
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
       Value w = loop.getInductionVar();
       Value word =
-          loadWords(b, loc, vec, {batch, muli(b, loc, w, 4)}, 4, false)[0];
+          loadWords(b, loc, vec, {batch, IV(b, loc, w) * 4}, 4, false)[0];
       SmallVector<Value> prepared =
           buildPrepareVectorUnit(b, loc, cfg.decode, {word});
       Value packed = vector::FromElementsOp::create(
           b, loc, VectorType::get({kPreparedWordsPerWord}, b.getI32Type()),
           prepared);
       vector::StoreOp::create(
-          b, loc, packed, preparedVec, {muli(b, loc, w, kPreparedWordsPerWord)},
+          b, loc, packed, preparedVec, {IV(b, loc, w) * kPreparedWordsPerWord},
           /*nontemporal=*/false, llvm::MaybeAlign(4 * kPreparedWordsPerWord));
     }
     gpu::BarrierOp::create(b, loc);
@@ -253,12 +239,10 @@ struct KernelBuilder {
   /// The prepared words of unit `unit` of the load at byte `kByte`.
   SmallVector<Value> loadPreparedUnit(Value kByte, int64_t unit) {
     int64_t count = 2 * kPreparedWordsPerWord;
-    Value word =
-        addi(b, loc, arith::DivUIOp::create(b, loc, kByte, idx(b, loc, 4)),
-             idx(b, loc, 2 * unit));
+    Value word = IV(b, loc, kByte) / 4 + 2 * unit;
     Value v = vector::LoadOp::create(
         b, loc, VectorType::get({count}, b.getI32Type()), preparedVec,
-        {muli(b, loc, word, kPreparedWordsPerWord)}, /*nontemporal=*/false,
+        {IV(b, loc, word) * kPreparedWordsPerWord}, /*nontemporal=*/false,
         llvm::MaybeAlign(4 * count));
     SmallVector<Value> words;
     for (int64_t i = 0; i < count; ++i)
@@ -282,7 +266,7 @@ struct KernelBuilder {
   SmallVector<Value> loadSteps(Value first, int64_t count, bool clamp = false) {
     SmallVector<Value> words;
     for (int64_t u = 0; u < count; ++u) {
-      Value k = stepByte(addi(b, loc, first, idx(b, loc, u)), clamp);
+      Value k = stepByte(IV(b, loc, first) + u, clamp);
       for (Value row : rows)
         llvm::append_range(words, loadWords(b, loc, a, {batch, row, k},
                                             cfg.bytesPerLoad, cfg.cacheHints));
@@ -298,13 +282,14 @@ struct KernelBuilder {
     int64_t wordsPerLoad = cfg.bytesPerLoad / 4;
     SmallVector<Value> result(acc.begin(), acc.end());
     for (int64_t u = 0; u < count; ++u) {
-      Value kByte = stepByte(addi(b, loc, first, idx(b, loc, u)), clamp);
+      Value kByte = stepByte(IV(b, loc, first) + u, clamp);
       SmallVector<Value> bWords;
       if (!preparedVec)
         bWords =
             loadWords(b, loc, vec, {batch, kByte}, cfg.bytesPerLoad, false);
       // The vector's scales, with the decode method's factor folded in.
-      SmallVector<Value> sbs = loadUnitScales(sfb, true, idx(b, loc, 0), kByte);
+      SmallVector<Value> sbs =
+          loadUnitScales(sfb, true, IV::index(b, loc, 0), kByte);
       Value factor = arith::ConstantOp::create(
           b, loc, b.getF32FloatAttr(1.0f / unitDotScale(cfg.decode)));
       for (Value &sb : sbs)
@@ -343,14 +328,14 @@ struct KernelBuilder {
   SmallVector<Value> buildGroupLoop(Value groups, int64_t group,
                                     ArrayRef<Value> acc) {
     int64_t numAcc = acc.size();
-    Value zero = idx(b, loc, 0), one = idx(b, loc, 1);
+    Value zero = IV::index(b, loc, 0), one = IV::index(b, loc, 1);
     if (!cfg.prefetch) {
       auto loop = scf::ForOp::create(
           b, loc, zero, groups, one, acc,
           [&](OpBuilder &nb, Location, Value g, ValueRange iter) {
             OpBuilder::InsertionGuard guard(b);
             b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-            Value first = muli(b, loc, g, group);
+            Value first = IV(b, loc, g) * group;
             scf::YieldOp::create(b, loc,
                                  computeSteps(first, group,
                                               loadSteps(first, group),
@@ -374,9 +359,8 @@ struct KernelBuilder {
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
           SmallVector<Value> carried(iter);
-          SmallVector<Value> next = loadSteps(muli(b, loc, g, group), group);
-          Value previous =
-              muli(b, loc, arith::SubIOp::create(b, loc, g, one), group);
+          SmallVector<Value> next = loadSteps(IV(b, loc, g) * group, group);
+          Value previous = (IV(b, loc, g) - 1) * group;
           SmallVector<Value> out = computeSteps(
               previous, group, ArrayRef<Value>(carried).drop_front(numAcc),
               ArrayRef<Value>(carried).take_front(numAcc));
@@ -384,8 +368,7 @@ struct KernelBuilder {
           scf::YieldOp::create(b, loc, out);
         });
     SmallVector<Value> carried(loop.getResults());
-    Value last =
-        muli(b, loc, arith::SubIOp::create(b, loc, groups, one), group);
+    Value last = (IV(b, loc, groups) - 1) * group;
     scf::YieldOp::create(
         b, loc,
         computeSteps(last, group, ArrayRef<Value>(carried).drop_front(numAcc),
@@ -396,7 +379,7 @@ struct KernelBuilder {
   /// Single steps [lo, hi) of this thread's slice.
   SmallVector<Value> buildSingleSteps(Value lo, Value hi, ArrayRef<Value> acc) {
     auto loop = scf::ForOp::create(
-        b, loc, lo, hi, idx(b, loc, 1), acc,
+        b, loc, lo, hi, IV::index(b, loc, 1), acc,
         [&](OpBuilder &nb, Location, Value s, ValueRange iter) {
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
@@ -412,7 +395,7 @@ struct KernelBuilder {
   SmallVector<Value> buildTailStep(Value step, Value tail,
                                    ArrayRef<Value> acc) {
     Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, tail,
-                                      idx(b, loc, 0));
+                                      IV::index(b, loc, 0));
     auto ifOp = scf::IfOp::create(b, loc, TypeRange(ValueRange(acc)), any,
                                   /*withElseRegion=*/true);
     OpBuilder::InsertionGuard guard(b);
@@ -440,14 +423,12 @@ struct KernelBuilder {
       rowBlock = IV(b, loc, blockX) / cfg.ctaSplitK;
       ctaSlice = IV(b, loc, blockX) % cfg.ctaSplitK;
     }
-    lane = arith::RemUIOp::create(b, loc, tid, idx(b, loc, cfg.lanesPerRow));
-    Value group =
-        arith::DivUIOp::create(b, loc, tid, idx(b, loc, cfg.lanesPerRow));
+    lane = IV(b, loc, tid) % cfg.lanesPerRow;
+    IV group = IV(b, loc, tid) / cfg.lanesPerRow;
     // Groups are numbered row group first, then K slice.
     int64_t rowGroups = cfg.rowGroups();
-    Value rowGroup =
-        arith::RemUIOp::create(b, loc, group, idx(b, loc, rowGroups));
-    slice = arith::DivUIOp::create(b, loc, group, idx(b, loc, rowGroups));
+    Value rowGroup = group % rowGroups;
+    slice = group / rowGroups;
 
     // This thread's K slice: chunks [lo, hi) of each of its rows, walked in
     // `full` whole steps and a last step of `tail` lanes.
@@ -466,27 +447,24 @@ struct KernelBuilder {
     Value full = n / cfg.lanesPerRow;
     Value tail = n % cfg.lanesPerRow;
 
-    Value rowInBlock = muli(b, loc, rowGroup, cfg.rowsPerThread);
+    Value rowInBlock = IV(b, loc, rowGroup) * cfg.rowsPerThread;
     if (cfg.interleaveRows) {
       // Row group q owns rows 128 (q / 32) + q % 32 + 32 i: the rows whose
       // scales share one 16-byte line of a blocked atom.
-      Value q = addi(b, loc, muli(b, loc, rowBlock, rowGroups), rowGroup);
-      Value base = addi(
-          b, loc,
-          muli(b, loc, arith::DivUIOp::create(b, loc, q, idx(b, loc, 32)), 128),
-          arith::RemUIOp::create(b, loc, q, idx(b, loc, 32)));
+      IV q = IV(b, loc, rowBlock) * rowGroups + IV(b, loc, rowGroup);
+      IV base = q / 32 * 128 + q % 32;
       for (int64_t r = 0; r < cfg.rowsPerThread; ++r)
-        rowIds.push_back(addi(b, loc, base, idx(b, loc, 32 * r)));
+        rowIds.push_back(base + 32 * r);
     } else {
       Value first =
-          addi(b, loc, muli(b, loc, rowBlock, cfg.rowsPerBlock), rowInBlock);
+          IV(b, loc, rowBlock) * cfg.rowsPerBlock + IV(b, loc, rowInBlock);
       for (int64_t r = 0; r < cfg.rowsPerThread; ++r)
-        rowIds.push_back(addi(b, loc, first, idx(b, loc, r)));
+        rowIds.push_back(IV(b, loc, first) + r);
     }
     // Rows past M read the last row (always valid memory) and store nothing.
     for (Value row : rowIds)
-      rows.push_back(
-          arith::MinUIOp::create(b, loc, row, idx(b, loc, numRows() - 1)));
+      rows.push_back(arith::MinUIOp::create(b, loc, row,
+                                            IV::index(b, loc, numRows() - 1)));
 
     if (preparedVec)
       buildSharedVectorPrologue(tid);
@@ -502,7 +480,7 @@ struct KernelBuilder {
     reduceLanes(acc);
 
     Value isLeader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                           lane, idx(b, loc, 0));
+                                           lane, IV::index(b, loc, 0));
     if (cfg.splitK > 1) {
       // Every slice's leader parks its sums; slice 0 adds them in order.
       auto park = scf::IfOp::create(b, loc, isLeader, false);
@@ -512,20 +490,20 @@ struct KernelBuilder {
         for (auto [r, v] : llvm::enumerate(acc))
           memref::StoreOp::create(
               b, loc, v, partials,
-              ValueRange{slice, addi(b, loc, rowInBlock, idx(b, loc, r))});
+              ValueRange{slice, IV(b, loc, rowInBlock) + r});
       }
       gpu::BarrierOp::create(b, loc);
       Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                          slice, idx(b, loc, 0));
+                                          slice, IV::index(b, loc, 0));
       isLeader = arith::AndIOp::create(b, loc, isLeader, first);
     }
     for (auto [r, v] : llvm::enumerate(acc)) {
-      Value slot = addi(b, loc, rowInBlock, idx(b, loc, r));
+      Value slot = IV(b, loc, rowInBlock) + r;
       for (int64_t k = 1; k < cfg.splitK; ++k)
         v = arith::AddFOp::create(
             b, loc, v,
             memref::LoadOp::create(b, loc, partials,
-                                   ValueRange{idx(b, loc, k), slot}));
+                                   ValueRange{IV::index(b, loc, k), slot}));
     }
     if (cfg.ctaSplitK > 1) {
       buildCtaReduction(isLeader, acc, tid);
@@ -552,7 +530,7 @@ struct KernelBuilder {
     for (auto [r, v] : llvm::enumerate(acc)) {
       Value row = rowIds[r];
       Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                            row, idx(b, loc, numRows()));
+                                            row, IV::index(b, loc, numRows()));
       Value cond = arith::AndIOp::create(b, loc, store, inRange);
       auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
       OpBuilder::InsertionGuard guard(b);
@@ -571,10 +549,10 @@ struct KernelBuilder {
   /// of them back in slice order, finishes the rows and resets the counter
   /// for the next launch.
   void buildCtaReduction(Value isLeader, ArrayRef<Value> acc, Value tid) {
-    Value zeroIdx = idx(b, loc, 0);
+    Value zeroIdx = IV::index(b, loc, 0);
     auto inRange = [&](int64_t r) {
       return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, rowIds[r],
-                                   idx(b, loc, numRows()));
+                                   IV::index(b, loc, numRows()));
     };
     for (auto [r, v] : llvm::enumerate(acc)) {
       Value cond = arith::AndIOp::create(b, loc, isLeader, inRange(r));
@@ -630,8 +608,9 @@ struct KernelBuilder {
         Value part = loadCoherent(workspace,
                                   {vmin(k, cfg.ctaSplitK - 1), batch, rows[r]});
         if ((j + 1) * cfg.lanesPerRow > cfg.ctaSplitK) {
-          Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                              k, idx(b, loc, cfg.ctaSplitK));
+          Value valid =
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, k,
+                                    IV::index(b, loc, cfg.ctaSplitK));
           part = arith::SelectOp::create(b, loc, valid, part, zeroF);
         }
         sum = arith::AddFOp::create(b, loc, sum, part);

@@ -3,6 +3,7 @@
 #include "UnitDot.h"
 
 #include "nvfp4/Conversion/Common/Codec.h"
+#include "nvfp4/Conversion/Common/ScalarOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -14,16 +15,6 @@ using namespace mlir;
 using namespace mlir::nvfp4;
 
 namespace {
-
-Value i32c(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIntOp::create(b, loc, v, 32);
-}
-Value shr(OpBuilder &b, Location loc, Value x, int64_t s) {
-  return arith::ShRUIOp::create(b, loc, x, i32c(b, loc, s));
-}
-Value xori(OpBuilder &b, Location loc, Value x, int64_t m) {
-  return arith::XOrIOp::create(b, loc, x, i32c(b, loc, m));
-}
 
 //===----------------------------------------------------------------------===//
 // dp4a: twice an e2m1 value is an integer in {0, 1, 2, 3, 4, 6, 8, 12}.
@@ -39,28 +30,29 @@ constexpr int64_t kMagicBits = 0x4B400000; // 1.5 * 2^23
 constexpr float kMagicValue = 12582912.0f;
 
 Value lookup(OpBuilder &b, Location loc, Value selector) {
+  ScalarOps o{b, loc};
   return NVVM::PermuteOp::create(
-      b, loc, b.getI32Type(), i32c(b, loc, kTableLo), i32c(b, loc, kTableHi),
-      selector,
+      b, loc, b.getI32Type(), o.i32(kTableLo), o.i32(kTableHi), selector,
       NVVM::PermuteModeAttr::get(b.getContext(), NVVM::PermuteMode::DEFAULT));
 }
 
 /// Bytewise x - y for bytes in [0, 127] whose differences stay in int8: the
 /// or'ed-in top bits absorb every borrow, the xor removes them again.
 Value byteSub(OpBuilder &b, Location loc, Value x, Value y) {
-  Value biased = arith::OrIOp::create(b, loc, x, i32c(b, loc, kByteMsbs));
-  return xori(b, loc, arith::SubIOp::create(b, loc, biased, y), kByteMsbs);
+  ScalarOps o{b, loc};
+  return o.xori(o.sub(o.ori(x, kByteMsbs), y), kByteMsbs);
 }
 
 /// For each 16-bit half of `words`: (selector of the codes, selector of the
 /// codes with flipped signs), low half first.
 SmallVector<std::pair<Value, Value>> halfSelectors(OpBuilder &b, Location loc,
                                                    ArrayRef<Value> words) {
+  ScalarOps o{b, loc};
   SmallVector<std::pair<Value, Value>> halves;
   for (Value w : words) {
-    Value flipped = xori(b, loc, w, kSignBits);
+    Value flipped = o.xori(w, kSignBits);
     halves.push_back({w, flipped});
-    halves.push_back({shr(b, loc, w, 16), shr(b, loc, flipped, 16)});
+    halves.push_back({o.shr(w, 16), o.shr(flipped, 16)});
   }
   return halves;
 }
@@ -84,12 +76,13 @@ SmallVector<Value> prepareDp4a(OpBuilder &b, Location loc,
 
 Value dotDp4a(OpBuilder &b, Location loc, ArrayRef<Value> words,
               ArrayRef<Value> prepared) {
+  ScalarOps o{b, loc};
   auto sType = NVVM::DotAccumulateTypeAttr::get(
       b.getContext(), NVVM::DotAccumulateType::SIGNED);
   // The integer sum starts at the bits of 1.5 * 2^23: while |sum| < 2^22 the
   // accumulator stays the bit pattern of the f32 1.5 * 2^23 + sum, so one
   // f32 subtraction converts it (no I2F, which issues at a quarter rate).
-  Value acc = i32c(b, loc, kMagicBits);
+  Value acc = o.i32(kMagicBits);
   for (auto [i, half] : llvm::enumerate(halfSelectors(b, loc, words))) {
     Value pos = asBytes(b, loc, lookup(b, loc, half.first));
     Value neg = asBytes(b, loc, lookup(b, loc, half.second));
@@ -115,11 +108,12 @@ Value dotDp4a(OpBuilder &b, Location loc, ArrayRef<Value> words,
 
 SmallVector<Value> unitBytes(OpBuilder &b, Location loc,
                              ArrayRef<Value> words) {
+  ScalarOps o{b, loc};
   SmallVector<Value> bytes;
   for (Value w : words)
     for (int64_t i = 0; i < 4; ++i)
-      bytes.push_back(arith::TruncIOp::create(b, loc, b.getI8Type(),
-                                              shr(b, loc, w, 8 * i)));
+      bytes.push_back(
+          arith::TruncIOp::create(b, loc, b.getI8Type(), o.shr(w, 8 * i)));
   return bytes;
 }
 
@@ -158,13 +152,13 @@ Value dotCvt(OpBuilder &b, Location loc, ArrayRef<Value> words,
 
 SmallVector<Value> decodeCodes(OpBuilder &b, Location loc,
                                ArrayRef<Value> words) {
+  ScalarOps o{b, loc};
   SmallVector<Value> values;
   for (Value w : words)
     for (int64_t i = 0; i < 8; ++i)
-      values.push_back(
-          buildDecodeE2M1(b, loc,
-                          arith::TruncIOp::create(b, loc, b.getI8Type(),
-                                                  shr(b, loc, w, 4 * i))));
+      values.push_back(buildDecodeE2M1(
+          b, loc,
+          arith::TruncIOp::create(b, loc, b.getI8Type(), o.shr(w, 4 * i))));
   return values;
 }
 

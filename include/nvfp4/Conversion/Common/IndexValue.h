@@ -24,6 +24,8 @@ struct IV {
 
   IV(OpBuilder &builder, Location l, Value value)
       : b(&builder), loc(l), v(value) {}
+  /// The index constant `c`.
+  static IV index(OpBuilder &builder, Location l, int64_t c);
   IV constant(int64_t c) const;
   operator Value() const { return v; }
 };
@@ -40,6 +42,10 @@ IV operator*(int64_t c, IV x);
 IV operator/(IV x, int64_t c);
 IV operator%(IV x, int64_t c);
 IV vmin(IV x, int64_t c);
+/// Unsigned minimum, for indices clamped to a bound.
+IV vminu(IV x, int64_t c);
+/// x < c (unsigned), as an i1.
+Value vult(IV x, int64_t c);
 IV vclamp(IV x, int64_t lo, int64_t hi);
 IV vconst(IV like, int64_t c);
 
