@@ -9,6 +9,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Pass/Pass.h"
 
 using namespace mlir;
 using namespace mlir::nvfp4;
@@ -155,6 +156,20 @@ void mlir::nvfp4::finishKernel(OpBuilder &b, gpu::GPUFuncOp kernel,
                          schema::signatureSymbol(kernel.getName()),
                          b.getStringAttr(text), /*alignment=*/1,
                          /*addrSpace=*/1);
+}
+
+LogicalResult mlir::nvfp4::checkOptionsCopied(Operation *op, Pass &self,
+                                              Pass &rebuilt) {
+  std::string given, copied;
+  llvm::raw_string_ostream givenOs(given), copiedOs(copied);
+  self.printAsTextualPipeline(givenOs);
+  rebuilt.printAsTextualPipeline(copiedOs);
+  if (given == copied)
+    return success();
+  return op->emitError() << "internal error: " << self.getArgument()
+                         << " does not pass all of its options to its "
+                            "patterns: given "
+                         << given << ", used " << copied;
 }
 
 LogicalResult mlir::nvfp4::checkGemvGpuSizes(GemvOp op) {

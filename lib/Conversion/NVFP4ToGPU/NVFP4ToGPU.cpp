@@ -211,6 +211,9 @@ struct ConvertNVFP4ToGPUPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     ConvertNVFP4ToGPUOptions options = currentOptions();
+    if (failed(checkOptionsCopied(module, *this,
+                                  *createConvertNVFP4ToGPU(options))))
+      return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     populateNVFP4ToGPUConversionPatterns(patterns, options);
     // One walk in program order, so kernels appear in the order of their

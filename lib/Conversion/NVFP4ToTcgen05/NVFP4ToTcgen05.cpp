@@ -128,6 +128,9 @@ struct ConvertNVFP4ToTcgen05Pass
 
   void runOnOperation() override {
     ConvertNVFP4ToTcgen05Options options = currentOptions();
+    if (failed(checkOptionsCopied(getOperation(), *this,
+                                  *createConvertNVFP4ToTcgen05(options))))
+      return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     populateNVFP4ToTcgen05ConversionPatterns(patterns, options);
     walkAndApplyPatterns(getOperation(), std::move(patterns));

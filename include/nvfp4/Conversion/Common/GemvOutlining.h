@@ -15,6 +15,7 @@
 #include "mlir/IR/BuiltinOps.h"
 
 namespace mlir {
+class Pass;
 class RewriterBase;
 namespace nvfp4 {
 
@@ -50,6 +51,12 @@ void replaceGemvWithLaunch(RewriterBase &rewriter, GemvOp op,
 /// 2^40 bytes. A located error names the size.
 LogicalResult checkGpuSizes(Operation *op,
                             ArrayRef<std::pair<StringRef, int64_t>> sizes);
+
+/// Fails with an error on `op` unless `rebuilt` (the pass created from the
+/// options struct `self` hands its patterns) prints the same option values
+/// as `self`: an option a pass forgot to copy into its struct would
+/// otherwise be ignored without a word.
+LogicalResult checkOptionsCopied(Operation *op, Pass &self, Pass &rebuilt);
 
 /// checkGpuSizes with the M, K and L of `op`.
 LogicalResult checkGemvGpuSizes(GemvOp op);
