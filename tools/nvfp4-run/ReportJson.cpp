@@ -30,15 +30,36 @@ Object optionalIndex(int64_t value) {
   return value < 0 ? Object(nullptr) : Object(value);
 }
 
+/// The manifest's identity and problem, first in every line about it.
+Object manifestFields(const Manifest &manifest) {
+  Object out;
+  out["manifest"] = manifest.path;
+  out["kernel"] = manifest.kernel;
+  out["chip"] = manifest.chip.name;
+  out["op"] = manifest.op;
+  if (manifest.isConversion()) {
+    const ConversionProblem &c = manifest.conversion;
+    out["rows"] = c.rows;
+    out["cols"] = c.cols;
+    out["l"] = c.l;
+    out["from"] = name(c.from);
+    out["to"] = name(c.to);
+    out["element"] = name(c.element);
+  } else {
+    const ref::GemvProblem &p = manifest.problem;
+    out["m"] = p.m;
+    out["k"] = p.k;
+    out["l"] = p.l;
+    out["scale_format"] = name(p.format);
+    out["scale_layout"] = name(p.layout);
+    out["output"] = name(p.output);
+  }
+  return out;
+}
+
 void addGemv(Object &out, const Manifest &manifest,
              const VerifyResult &result) {
   const ref::GemvProblem &p = manifest.problem;
-  out["m"] = p.m;
-  out["k"] = p.k;
-  out["l"] = p.l;
-  out["scale_format"] = name(p.format);
-  out["scale_layout"] = name(p.layout);
-  out["output"] = name(p.output);
   out["seed"] = result.seed;
   out["dist"] = name(result.dist);
   out["alpha"] = number(result.alpha);
@@ -58,12 +79,6 @@ void addGemv(Object &out, const Manifest &manifest,
 void addConversion(Object &out, const Manifest &manifest,
                    const VerifyResult &result) {
   const ConversionProblem &c = manifest.conversion;
-  out["rows"] = c.rows;
-  out["cols"] = c.cols;
-  out["l"] = c.l;
-  out["from"] = name(c.from);
-  out["to"] = name(c.to);
-  out["element"] = name(c.element);
   out["seed"] = result.seed;
   out["status"] = result.pass ? "pass" : "fail";
   out["mismatches"] = result.mismatches;
@@ -86,11 +101,7 @@ void addConversion(Object &out, const Manifest &manifest,
 std::string nvfp4::run::formatJson(const Manifest &manifest,
                                    const VerifyResult &result,
                                    const BenchResult *bench) {
-  Object out;
-  out["manifest"] = manifest.path;
-  out["kernel"] = manifest.kernel;
-  out["chip"] = manifest.chip.name;
-  out["op"] = manifest.op;
+  Object out = manifestFields(manifest);
   if (manifest.isConversion())
     addConversion(out, manifest, result);
   else
@@ -121,28 +132,7 @@ std::string nvfp4::run::formatJsonError(const std::string &manifestPath,
 }
 
 std::string nvfp4::run::formatJsonChecked(const Manifest &manifest) {
-  Object out;
-  out["manifest"] = manifest.path;
-  out["kernel"] = manifest.kernel;
-  out["chip"] = manifest.chip.name;
-  out["op"] = manifest.op;
-  if (manifest.isConversion()) {
-    const ConversionProblem &c = manifest.conversion;
-    out["rows"] = c.rows;
-    out["cols"] = c.cols;
-    out["l"] = c.l;
-    out["from"] = name(c.from);
-    out["to"] = name(c.to);
-    out["element"] = name(c.element);
-  } else {
-    const ref::GemvProblem &p = manifest.problem;
-    out["m"] = p.m;
-    out["k"] = p.k;
-    out["l"] = p.l;
-    out["scale_format"] = name(p.format);
-    out["scale_layout"] = name(p.layout);
-    out["output"] = name(p.output);
-  }
+  Object out = manifestFields(manifest);
   out["status"] = "ok";
   return out.dump(-1, ' ', false, Object::error_handler_t::replace);
 }
