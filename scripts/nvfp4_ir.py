@@ -30,10 +30,11 @@ def memref(dims, elem):
     return "memref<" + "x".join(str(d) for d in dims) + "x" + elem + ">"
 
 
-def scale_memref(layout, rows, cols, l, elem):
-    """The scale operand of `rows` x `cols` scales per batch in `layout`."""
+def scale_memref(layout, rows, cols, l, elem, vector=False):
+    """The scale operand of `rows` x `cols` scales per batch in `layout`; a
+    linear vector operand (`vector`) has no row dimension."""
     if layout == "linear":
-        return memref([l, rows, cols], elem)
+        return memref([l, cols] if vector else [l, rows, cols], elem)
     return memref([l, ceil_div(rows, 128), ceil_div(cols, 4), 512], elem)
 
 
@@ -71,8 +72,7 @@ def gemv_function(spec, name=None):
     types = [memref([l, m, k // 2], "i8"),
              scale_memref(s["layout"], m, cols, l, scale),
              memref([l, k // 2], "i8"),
-             scale_memref(s["layout"], 1, cols, l, scale)
-             if s["layout"] != "linear" else memref([l, cols], scale),
+             scale_memref(s["layout"], 1, cols, l, scale, vector=True),
              memref([l, m], s["output"])]
     params = [f"{a}: {t}" for a, t in
               zip(["%a", "%sfa", "%b", "%sfb", "%c"], types)]
