@@ -13,3 +13,10 @@ std::string nvfp4::strf(const char *fmt, ...) {
   va_end(args);
   return buf;
 }
+
+std::string nvfp4::checkSummary(const char *tool, long long cases,
+                                long long failed, unsigned long long seed,
+                                double seconds) {
+  return strf("%s: %lld cases, %lld passed, %lld failed (seed %llu, %.1f s)",
+              tool, cases, cases - failed, failed, seed, seconds);
+}

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Check.h"
+#include "nvfp4/Support/StringFormat.h"
 
 #include <CLI/CLI.hpp>
 
@@ -180,9 +181,8 @@ int main(int argc, char **argv) {
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  std::printf("nvfp4-cpu-check: %lld cases, %lld passed, %lld failed (seed "
-              "%llu, %.1f s)\n",
-              (long long)stats.cases, (long long)(stats.cases - stats.failed),
-              (long long)stats.failed, (unsigned long long)seed, seconds);
+  std::printf("%s\n", checkSummary("nvfp4-cpu-check", stats.cases, stats.failed,
+                                   seed, seconds)
+                          .c_str());
   return stats.failed ? 1 : 0;
 }

@@ -67,6 +67,7 @@ struct SimKernel {
 
 #include "Variants.inc"
 
+using ::nvfp4::checkSummary;
 using ::nvfp4::strf;
 
 /// Bytes with guard zones on both sides, to catch writes out of bounds.
@@ -416,9 +417,8 @@ int main(int argc, char **argv) {
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  std::printf("nvfp4-sim-check: %lld cases, %lld passed, %lld failed (seed "
-              "%llu, %.1f s)\n",
-              (long long)stats.cases, (long long)(stats.cases - stats.failed),
-              (long long)stats.failed, (unsigned long long)seed, seconds);
+  std::printf("%s\n", checkSummary("nvfp4-sim-check", stats.cases, stats.failed,
+                                   seed, seconds)
+                          .c_str());
   return stats.failed ? 1 : 0;
 }
