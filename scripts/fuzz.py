@@ -50,6 +50,19 @@ PIPELINES = [
     ("verify", [], "any"),
 ]
 
+# Pipeline options added to a GPU pipeline's own (every kernel option, the
+# export options, unknown keys, and values of every kind, well formed or not).
+OPTION_KEYS = ["chip", "strategy", "stages", "rows-per-block",
+               "rows-per-thread", "lanes-per-row", "bytes-per-load",
+               "loads-in-flight", "decode", "cache-hints", "prefetch",
+               "interleave-rows", "max-registers", "vector-in-shared",
+               "split-k", "cta-split-k", "export-prefix", "export-cubin",
+               "export-", "bogus", "", "{", "'"]
+OPTION_VALUES = ["sm_90a", "sm_100a", "sm_80", "tcgen05", "cuda-cores", "0",
+                 "1", "-1", "3", "16", "99999999999999999999", "true",
+                 "false", "dp4a", "cvt", "f32", "chip", "", "{}", "{a b}",
+                 "'x y'", '"q"', "{", "'", "=="]
+
 SIZES = [0, 1, 2, 3, 7, 16, 17, 31, 32, 33, 64, 127, 128, 129, 255, 256, 512,
          1000, 4096, 65535, 65536, 70000, 2**31 - 1, 2**31, 2**32]
 TYPES = ["i8", "f16", "bf16", "f32", "f64", "f8E4M3FN", "f8E8M0FNU", "i4",
@@ -236,6 +249,13 @@ def ir_case(rng, case_dir, tools, timeout, seeds):
     name, text = rng.choice(seeds)
     text = mutate_ir(rng, text)
     pname, args, expect = rng.choice(PIPELINES)
+    if args and args[0].startswith("--nvfp4-to-ptx=") and rng.random() < 0.3:
+        extra = [rng.choice(OPTION_KEYS) + "=" + rng.choice(OPTION_VALUES)
+                 for _ in range(rng.randint(1, 3))]
+        # The arguments are format strings ({dir}): escape the braces.
+        escaped = " ".join(extra).replace("{", "{{").replace("}", "}}")
+        args = [args[0] + " " + escaped] + args[1:]
+        pname += " with " + " ".join(extra)
     path = os.path.join(case_dir, "input.mlir")
     with open(path, "w") as f:
         f.write(text)
