@@ -369,3 +369,15 @@ func.func @f(%a: memref<1x256x64xi8>, %sfa: memref<1x256x8xf8E4M3FN>, %b: memref
   nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x256x64xi8>, memref<1x256x8xf8E4M3FN>, memref<1x64xi8>, memref<1x8xf8E4M3FN> into memref<1x256xf16, 1>
   return
 }
+
+// -----
+
+// A blocked-to-blocked copy still needs whole 128x4 atoms (found by the fuzz
+// harness: the kernel's grid followed the memref, the runner the atoms).
+func.func @blocked_copy_bad_atom(%src: memref<2x2x4x1000xf8E8M0FNU>,
+                                 %dst: memref<2x2x4x1000xf8E8M0FNU>) {
+  // expected-error @+1 {{source dimension 3 is 1000 but one 128x4 atom needs 512}}
+  nvfp4.convert_scale_layout %src, %dst from <blocked128x4> to <blocked128x4>
+      : memref<2x2x4x1000xf8E8M0FNU> to memref<2x2x4x1000xf8E8M0FNU>
+  return
+}

@@ -240,7 +240,16 @@ LogicalResult ConvertScaleLayoutOp::verify() {
     SmallVector<ExpectedDim> same;
     for (int64_t size : src.getShape())
       same.push_back({size, "a conversion to the same layout"});
-    return checkShape(*this, "dest", dst, same);
+    if (failed(checkShape(*this, "dest", dst, same)))
+      return failure();
+    if (getFrom() == ScaleLayout::Linear)
+      return success();
+    // Blocked on both sides: the atoms must still be whole.
+    SmallVector<ExpectedDim> atom;
+    for (int64_t size : src.getShape().drop_back())
+      atom.push_back({size, "the source"});
+    atom.push_back({::nvfp4::layout::kAtomBytes, "one 128x4 atom"});
+    return checkShape(*this, "source", src, atom);
   }
   bool toBlocked = getTo() == ScaleLayout::Blocked128x4;
   MemRefType linear = toBlocked ? src : dst, blocked = toBlocked ? dst : src;
