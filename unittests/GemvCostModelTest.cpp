@@ -111,6 +111,21 @@ TEST(GemvCostModel, LargeShapesAreNotSplit) {
   EXPECT_EQ(g.rowsPerThread, 4);
 }
 
+TEST(GemvCostModel, LongRowsSplitWithinTheCta) {
+  // 1792 row groups of 32 lanes are a quarter of SMs x 1024 threads: K is
+  // split within the CTA (16 steps a lane, 4 a slice), not across CTAs.
+  GemvGeometry g = chooseGemvGeometry({7168, 16384, 1, 16}, h200(), {});
+  EXPECT_EQ(g.splitK, 4);
+  EXPECT_EQ(g.ctaSplitK, 1);
+}
+
+TEST(GemvCostModel, ShortRowsWithEnoughThreadsAreNotSplit) {
+  // 5120 x 2880: 3 steps a lane and 1280 row groups, above the threads a
+  // CTA split needs; a split would only add slices shorter than 4 steps.
+  GemvGeometry g = chooseGemvGeometry({5120, 2880, 1, 16}, h200(), {});
+  EXPECT_EQ(g.splitK * g.ctaSplitK, 1);
+}
+
 TEST(GemvCostModel, GivenFieldsAreKept) {
   GemvGeometry req;
   req.rowsPerThread = 2;

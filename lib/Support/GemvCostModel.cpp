@@ -56,25 +56,38 @@ GemvGeometry nvfp4::cost::chooseGemvGeometry(const GemvShape &shape,
     g.loadsInFlight = std::clamp<int64_t>(
         ceilDiv(targets.loadsPerThread, g.rowsPerThread), 1, 8);
 
-  // Split K until the launch has the threads the memory system wants, but
-  // keep every slice at least minStepsPerSlice steps long and non-empty.
+  // Split K until the launch has the threads the memory system wants.
+  // Slices needed to reach ctaSplitThreadsPerSM may cost a split across
+  // CTAs and may be short; those beyond it, up to threadsPerSM, are only
+  // worth a split within the CTA into slices of minStepsForExtraSplit steps.
   int64_t rowThreads =
       ceilDiv(shape.m, g.rowsPerThread) * shape.l * g.lanesPerRow;
-  int64_t wantSlices = std::max<int64_t>(
-      ceilDiv(chip.smCount * targets.threadsPerSM, rowThreads), 1);
+  auto slicesFor = [&](int64_t threadsPerSM) {
+    return std::max<int64_t>(ceilDiv(chip.smCount * threadsPerSM, rowThreads),
+                             1);
+  };
+  int64_t needSlices = slicesFor(targets.ctaSplitThreadsPerSM);
+  int64_t wantSlices = slicesFor(targets.threadsPerSM);
   int64_t steps = ceilDiv(chunks, g.lanesPerRow);
   int64_t maxSlices = std::max<int64_t>(steps / targets.minStepsPerSlice, 1);
   int64_t maxInCta = std::max<int64_t>(
       std::min<int64_t>(16, targets.ctaThreads / g.lanesPerRow), 1);
   if (!g.splitK || !g.ctaSplitK) {
-    // Reach wantSlices with the fewest CTAs per row range (lane groups
-    // reduce in shared memory, CTAs through global memory), then with the
-    // fewest slices; if it cannot be reached, the most slices there can be.
+    // Order of preference: reach needSlices (else the most slices there
+    // can be); the fewest CTAs per row range; then, within the CTA, the
+    // fewest slices that reach wantSlices with long slices, else the most
+    // long slices, else the fewest slices.
     auto key = [&](int64_t total, int64_t c) {
-      bool enough = total >= wantSlices;
-      return std::make_tuple(!enough, enough ? c : -total, enough ? total : c);
+      if (total < needSlices)
+        return std::make_tuple(1, -total, c, 0, int64_t(0));
+      bool longSlices = steps >= targets.minStepsForExtraSplit * total;
+      if (longSlices && total >= wantSlices)
+        return std::make_tuple(0, c, int64_t(0), 0, total);
+      if (longSlices)
+        return std::make_tuple(0, c, int64_t(0), 1, -total);
+      return std::make_tuple(0, c, int64_t(0), 2, total);
     };
-    std::optional<std::tuple<bool, int64_t, int64_t>> best;
+    std::optional<decltype(key(0, 0))> best;
     int64_t givenS = g.splitK, givenC = g.ctaSplitK;
     for (int64_t s = 1; s <= std::max(maxInCta, givenS); s *= 2) {
       if (givenS && s != givenS)

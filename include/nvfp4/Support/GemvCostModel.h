@@ -36,11 +36,20 @@ struct GemvGeometry {
 
 /// What the model aims for, measured on the H200 (docs/benchmarks.md).
 struct Targets {
-  /// Threads an SM should have before K is split across CTAs: splitting
-  /// costs a reduction through global memory, and the configuration sweep
+  /// Threads an SM should have: K is split across the lane groups of a CTA
+  /// (a reduction in shared memory) until the launch reaches this many,
+  /// as long as every slice keeps minStepsForCtaSplit steps (docs/design.md).
+  int64_t threadsPerSM = 1024;
+  /// Threads an SM must have before K is also split across CTAs: that
+  /// split reduces through global memory, and the configuration sweep
   /// (bench/suite/sweep.sh, docs/benchmarks.md) found it paying only below
-  /// about 8 warps an SM (it had been 32).
-  int64_t threadsPerSM = 256;
+  /// about 8 warps an SM.
+  int64_t ctaSplitThreadsPerSM = 256;
+  /// Steps a slice must keep for a split that only adds threads beyond
+  /// ctaSplitThreadsPerSM: shorter slices leave too little work to overlap
+  /// the loads with (sweep: 5120 x 2880, 3 steps a lane, 70% unsplit and
+  /// 51% split).
+  int64_t minStepsForExtraSplit = 4;
   /// 16-byte loads a thread should have in flight (rows x loads-in-flight).
   /// 8 (two steps of four rows) won on some shapes of the sweep but cost up
   /// to 14 points on the largest ones in the full suite (registers).

@@ -64,13 +64,11 @@ Value asBytes(OpBuilder &b, Location loc, Value word) {
 
 SmallVector<Value> prepareDp4a(OpBuilder &b, Location loc,
                                ArrayRef<Value> words) {
-  // Signed bytes 2b and -2b for every half word, as i32 words (4 per word).
+  // Signed bytes 2b for every half word, as i32 words (2 per word).
   SmallVector<Value> prepared;
-  for (auto [sel, flipped] : halfSelectors(b, loc, words)) {
-    Value pos = lookup(b, loc, sel), neg = lookup(b, loc, flipped);
-    prepared.push_back(byteSub(b, loc, pos, neg));
-    prepared.push_back(byteSub(b, loc, neg, pos));
-  }
+  for (auto [sel, flipped] : halfSelectors(b, loc, words))
+    prepared.push_back(
+        byteSub(b, loc, lookup(b, loc, sel), lookup(b, loc, flipped)));
   return prepared;
 }
 
@@ -79,22 +77,24 @@ Value dotDp4a(OpBuilder &b, Location loc, ArrayRef<Value> words,
   ScalarOps o{b, loc};
   auto sType = NVVM::DotAccumulateTypeAttr::get(
       b.getContext(), NVVM::DotAccumulateType::SIGNED);
-  // The integer sum starts at the bits of 1.5 * 2^23: while |sum| < 2^22 the
-  // accumulator stays the bit pattern of the f32 1.5 * 2^23 + sum, so one
-  // f32 subtraction converts it (no I2F, which issues at a quarter rate).
-  Value acc = o.i32(kMagicBits);
+  // The products of a's positive and negative codes go to two sums (two
+  // independent chains), so b needs no negated copy. The first starts at
+  // the bits of 1.5 * 2^23: while |sum| < 2^22 their difference is the bit
+  // pattern of the f32 1.5 * 2^23 + sum, so one f32 subtraction converts it
+  // (no I2F, which issues at a quarter rate).
+  Value accPos = o.i32(kMagicBits), accNeg = o.i32(0);
   for (auto [i, half] : llvm::enumerate(halfSelectors(b, loc, words))) {
     Value pos = asBytes(b, loc, lookup(b, loc, half.first));
     Value neg = asBytes(b, loc, lookup(b, loc, half.second));
-    acc = NVVM::DotAccumulate4WayOp::create(b, loc, b.getI32Type(), pos, sType,
-                                            asBytes(b, loc, prepared[2 * i]),
-                                            sType, acc);
-    acc = NVVM::DotAccumulate4WayOp::create(
-        b, loc, b.getI32Type(), neg, sType,
-        asBytes(b, loc, prepared[2 * i + 1]), sType, acc);
+    Value signedB = asBytes(b, loc, prepared[i]);
+    accPos = NVVM::DotAccumulate4WayOp::create(b, loc, b.getI32Type(), pos,
+                                               sType, signedB, sType, accPos);
+    accNeg = NVVM::DotAccumulate4WayOp::create(b, loc, b.getI32Type(), neg,
+                                               sType, signedB, sType, accNeg);
   }
   // |sum| <= 16 * 144, far below 2^22.
-  Value biased = arith::BitcastOp::create(b, loc, b.getF32Type(), acc);
+  Value biased =
+      arith::BitcastOp::create(b, loc, b.getF32Type(), o.sub(accPos, accNeg));
   return arith::SubFOp::create(
       b, loc, biased,
       arith::ConstantOp::create(b, loc, b.getF32FloatAttr(kMagicValue)));

@@ -31,7 +31,7 @@ Value buildUnitDot(OpBuilder &b, Location loc, DecodeMethod method,
 float unitDotScale(DecodeMethod method);
 
 /// i32 words buildPrepareVectorUnit makes of one word of b under dp4a.
-inline constexpr int64_t kPreparedWordsPerWord = 4;
+inline constexpr int64_t kPreparedWordsPerWord = 2;
 
 } // namespace mlir::nvfp4
 
