@@ -211,41 +211,53 @@ struct KernelBuilder {
     return scales;
   }
 
+  /// Word offset in the prepared vector of unit `unit` of chunk `chunk`:
+  /// units are stored in planes (unit 0 of every chunk, then unit 1), so
+  /// the lanes of a warp, at consecutive chunks, read consecutive 16 bytes
+  /// (no bank conflict).
+  Value preparedOffset(Value chunk, int64_t unit) {
+    return (IV(b, loc, chunk) + unit * chunks()) * kPreparedWordsPerUnit;
+  }
+
   /// Decodes the whole vector b of this batch once per CTA into shared
-  /// memory (every thread a share of its words), so the K loop only loads
-  /// the prepared words instead of redoing the decode for every row group.
+  /// memory, so the K loop only loads the prepared words instead of redoing
+  /// the decode in every row group. Each thread takes a fixed number of
+  /// chunks (clamped to the last one: a repeated chunk stores the same
+  /// words again) and issues all their loads before decoding any, so the
+  /// prologue costs one load latency.
   void buildSharedVectorPrologue(Value tid) {
-    int64_t words = rowBytes() / 4;
-    auto loop = scf::ForOp::create(b, loc, tid, IV::index(b, loc, words),
-                                   IV::index(b, loc, cfg.threads()));
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(loop.getBody());
-      Value w = loop.getInductionVar();
-      Value word =
-          loadWords(b, loc, vec, {batch, IV(b, loc, w) * 4}, 4, false)[0];
-      SmallVector<Value> prepared =
-          buildPrepareVectorUnit(b, loc, cfg.decode, {word});
-      Value packed = vector::FromElementsOp::create(
-          b, loc, VectorType::get({kPreparedWordsPerWord}, b.getI32Type()),
-          prepared);
-      vector::StoreOp::create(
-          b, loc, packed, preparedVec, {IV(b, loc, w) * kPreparedWordsPerWord},
-          /*nontemporal=*/false, llvm::MaybeAlign(4 * kPreparedWordsPerWord));
+    int64_t perThread = ::nvfp4::layout::ceilDiv(chunks(), cfg.threads());
+    SmallVector<Value> chunkIds;
+    SmallVector<SmallVector<Value>> loaded;
+    for (int64_t i = 0; i < perThread; ++i) {
+      Value chunk = vmin(IV(b, loc, tid) + i * cfg.threads(), chunks() - 1);
+      chunkIds.push_back(chunk);
+      loaded.push_back(loadWords(b, loc, vec,
+                                 {batch, IV(b, loc, chunk) * cfg.bytesPerLoad},
+                                 cfg.bytesPerLoad, false));
     }
+    auto unitType = VectorType::get({kPreparedWordsPerUnit}, b.getI32Type());
+    for (auto [chunk, words] : llvm::zip(chunkIds, loaded))
+      for (int64_t unit = 0; unit < cfg.bytesPerLoad / 8; ++unit) {
+        SmallVector<Value> prepared = buildPrepareVectorUnit(
+            b, loc, cfg.decode, ArrayRef<Value>(words).slice(2 * unit, 2));
+        vector::StoreOp::create(
+            b, loc, vector::FromElementsOp::create(b, loc, unitType, prepared),
+            preparedVec, {preparedOffset(chunk, unit)}, /*nontemporal=*/false,
+            llvm::MaybeAlign(4 * kPreparedWordsPerUnit));
+      }
     gpu::BarrierOp::create(b, loc);
   }
 
   /// The prepared words of unit `unit` of the load at byte `kByte`.
   SmallVector<Value> loadPreparedUnit(Value kByte, int64_t unit) {
-    int64_t count = 2 * kPreparedWordsPerWord;
-    Value word = IV(b, loc, kByte) / 4 + 2 * unit;
     Value v = vector::LoadOp::create(
-        b, loc, VectorType::get({count}, b.getI32Type()), preparedVec,
-        {IV(b, loc, word) * kPreparedWordsPerWord}, /*nontemporal=*/false,
-        llvm::MaybeAlign(4 * count));
+        b, loc, VectorType::get({kPreparedWordsPerUnit}, b.getI32Type()),
+        preparedVec,
+        {preparedOffset(IV(b, loc, kByte) / cfg.bytesPerLoad, unit)},
+        /*nontemporal=*/false, llvm::MaybeAlign(4 * kPreparedWordsPerUnit));
     SmallVector<Value> words;
-    for (int64_t i = 0; i < count; ++i)
+    for (int64_t i = 0; i < kPreparedWordsPerUnit; ++i)
       words.push_back(vector::ExtractOp::create(b, loc, v, i));
     return words;
   }
@@ -326,7 +338,8 @@ struct KernelBuilder {
   /// loaded before the current group's decode, so a thread's loads stay in
   /// flight while it computes.
   SmallVector<Value> buildGroupLoop(Value groups, int64_t group,
-                                    ArrayRef<Value> acc) {
+                                    ArrayRef<Value> acc,
+                                    ArrayRef<Value> firstWords) {
     int64_t numAcc = acc.size();
     Value zero = IV::index(b, loc, 0), one = IV::index(b, loc, 1);
     if (!cfg.prefetch) {
@@ -352,7 +365,8 @@ struct KernelBuilder {
     scf::YieldOp::create(b, loc, acc);
     b.setInsertionPointToStart(ifOp.thenBlock());
     SmallVector<Value> init(acc.begin(), acc.end());
-    llvm::append_range(init, loadSteps(zero, group));
+    llvm::append_range(init, firstWords.empty() ? loadSteps(zero, group)
+                                                : firstWords);
     auto loop = scf::ForOp::create(
         b, loc, one, groups, one, init,
         [&](OpBuilder &nb, Location, Value g, ValueRange iter) {
@@ -466,12 +480,19 @@ struct KernelBuilder {
       rows.push_back(arith::MinUIOp::create(b, loc, row,
                                             IV::index(b, loc, numRows() - 1)));
 
+    // With the vector in shared memory, the first group of a is loaded
+    // before the prologue so that its latency overlaps the vector's (chunks
+    // clamped: valid memory even when the slice has no whole group).
+    SmallVector<Value> firstWords;
+    if (preparedVec && cfg.prefetch)
+      firstWords = loadSteps(IV::index(b, loc, 0), cfg.loadsInFlight,
+                             /*clamp=*/true);
     if (preparedVec)
       buildSharedVectorPrologue(tid);
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
     SmallVector<Value> acc(cfg.rowsPerThread, zero);
     Value groups = IV(b, loc, full) / cfg.loadsInFlight;
-    acc = buildGroupLoop(groups, cfg.loadsInFlight, acc);
+    acc = buildGroupLoop(groups, cfg.loadsInFlight, acc, firstWords);
     acc = buildSingleSteps(IV(b, loc, groups) * cfg.loadsInFlight, full, acc);
     if (slicing.chunks % cfg.lanesPerRow != 0 ||
         slicing.sliceChunks * slicing.slices != slicing.chunks)
@@ -687,11 +708,17 @@ void mlir::nvfp4::buildGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel,
   if (cfg.vectorInShared) {
     auto workgroup = gpu::AddressSpaceAttr::get(
         b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
-    int64_t words = op.getA().getType().getDimSize(2) / 4;
+    int64_t units = op.getA().getType().getDimSize(2) / 8;
     preparedVec = kernel.addWorkgroupAttribution(
-        MemRefType::get({words * kPreparedWordsPerWord}, b.getI32Type(),
+        MemRefType::get({units * kPreparedWordsPerUnit}, b.getI32Type(),
                         MemRefLayoutAttrInterface(), workgroup),
         loc);
+    // Its units are stored and loaded as 16-byte vectors; the buffer's
+    // element type alone would align it to 4.
+    kernel.setWorkgroupAttributionAttr(
+        kernel.getNumWorkgroupAttributions() - 1,
+        LLVM::LLVMDialect::getAlignAttrName(),
+        b.getI64IntegerAttr(4 * kPreparedWordsPerUnit));
   }
   Value lastFlag;
   if (cfg.ctaSplitK > 1) {

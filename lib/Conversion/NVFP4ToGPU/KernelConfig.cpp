@@ -1,6 +1,7 @@
 //===- KernelConfig.cpp - defaults and checks of the GEMV kernel options --===//
 
 #include "KernelConfig.h"
+#include "UnitDot.h"
 
 #include "nvfp4/Support/Chips.h"
 #include "nvfp4/Support/GemvCostModel.h"
@@ -54,10 +55,9 @@ FailureOr<DecodeMethod> resolveDecode(GemvOp op, DecodeChoice decode,
     return DecodeMethod::F32;
   case DecodeChoice::Cvt:
     if (!chip.e2m1Convert)
-      return op.emitOpError()
-             << "decode=cvt needs a chip that converts e2m1 "
-                "(cvt.rn.f16x2.e2m1x2), not "
-             << chip.name;
+      return op.emitOpError() << "decode=cvt needs a chip that converts e2m1 "
+                                 "(cvt.rn.f16x2.e2m1x2), not "
+                              << chip.name;
     return DecodeMethod::Cvt;
   }
   llvm_unreachable("unknown decode choice");
@@ -206,7 +206,7 @@ int64_t mlir::nvfp4::sharedMemoryBytes(GemvOp op, const KernelConfig &cfg) {
   if (cfg.splitK > 1)
     bytes += cfg.splitK * cfg.rowsPerBlock * 4;
   if (cfg.vectorInShared)
-    bytes += op.getA().getType().getDimSize(2) * 4; // 4 words per 4 bytes
+    bytes += op.getA().getType().getDimSize(2) / 8 * kPreparedWordsPerUnit * 4;
   if (cfg.ctaSplitK > 1)
     bytes += 4; // the "last CTA" flag
   return bytes;

@@ -16,7 +16,7 @@
 namespace mlir::nvfp4 {
 
 /// b's unit (two i32 words) in the form `buildUnitDot` consumes. For dp4a
-/// these are `kPreparedWordsPerWord` i32 words per word of b, which a kernel
+/// these are `kPreparedWordsPerUnit` i32 words per unit of b, which a kernel
 /// may also keep in shared memory.
 SmallVector<Value> buildPrepareVectorUnit(OpBuilder &b, Location loc,
                                           DecodeMethod method,
@@ -30,8 +30,9 @@ Value buildUnitDot(OpBuilder &b, Location loc, DecodeMethod method,
 /// the e2m1 values, which are integers), 1 otherwise.
 float unitDotScale(DecodeMethod method);
 
-/// i32 words buildPrepareVectorUnit makes of one word of b under dp4a.
-inline constexpr int64_t kPreparedWordsPerWord = 2;
+/// i32 words buildPrepareVectorUnit makes of one unit (8 bytes) of b under
+/// dp4a.
+inline constexpr int64_t kPreparedWordsPerUnit = 4;
 
 } // namespace mlir::nvfp4
 
