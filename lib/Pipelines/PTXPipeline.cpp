@@ -28,6 +28,9 @@ void mlir::nvfp4::buildKernelsToNVVMPasses(OpPassManager &pm,
   device.addPass(createConvertMathToLLVMPass());
   // Bare pointers: the kernels are specialised on their shapes, so a
   // runtime passes one device pointer per memref.
+  // nvgpu (the asynchronous copies of a) to NVVM, before the memrefs it
+  // addresses become LLVM values.
+  device.addPass(createConvertNVGPUToNVVMPass());
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.useBarePtrCallConv = true;
   device.addPass(createConvertGpuOpsToNVVMOps(nvvm));

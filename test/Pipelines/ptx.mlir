@@ -77,6 +77,7 @@ func.func @convert_and_gemv(%a: memref<1x256x512xi8>,
 // GEMV-JSON-NEXT:   ],
 // GEMV-JSON-NEXT:   "chip": "sm_90a",
 // GEMV-JSON-NEXT:   "config": {
+// GEMV-JSON-NEXT:     "async_copy_stages": 0,
 // GEMV-JSON-NEXT:     "bytes_per_load": 16,
 // GEMV-JSON-NEXT:     "cache_hints": true,
 // GEMV-JSON-NEXT:     "cta_split_k": 1,

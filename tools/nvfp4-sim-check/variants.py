@@ -109,6 +109,12 @@ VARIANTS = [
     ("vec_shared_f32", "decode=f32 vector-in-shared=true", ODD),
     ("vec_shared_splitk4", "vector-in-shared=true split-k=4 lanes-per-row=4 "
      "rows-per-thread=2", LONG),
+    # a through shared-memory stages filled by asynchronous copies.
+    ("async2", "async-copy-stages=2", ODD + WIDE),
+    ("async3_b8_splitk2", "async-copy-stages=3 bytes-per-load=8 split-k=2 "
+     "lanes-per-row=8", WIDE + LONG),
+    ("async4_vec_shared", "async-copy-stages=4 vector-in-shared=true "
+     "cta-split-k=2", SPLIT),
     # Prefetch and cache hints.
     ("no_prefetch", "prefetch=false", ODD + WIDE),
     ("no_prefetch_lif2", "prefetch=false loads-in-flight=2 split-k=1", ODD),

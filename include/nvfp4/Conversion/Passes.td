@@ -70,6 +70,7 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
                            "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::NVVM::NVVMDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
   let options = [
@@ -116,6 +117,11 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
     NVFP4Option<"vectorInShared", "vector-in-shared", "bool", "false",
                 "Decode b once per CTA into shared memory (dp4a; when it "
                 "fits)">,
+    NVFP4Option<"asyncCopyStages", "async-copy-stages", "int64_t", "0",
+                "Stages of a copied into shared memory by cp.async "
+                "(nvgpu.device_async_copy) ahead of the decode, so the "
+                "bytes in flight take no registers (2-8; 0: loads into "
+                "registers)">,
     NVFP4Option<"splitK", "split-k", "int64_t", "0",
                 "Lane groups of one CTA that split a row's K range (partials "
                 "added in shared memory; 1-16; 0: cost model)">,

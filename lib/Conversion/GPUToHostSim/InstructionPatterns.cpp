@@ -426,6 +426,25 @@ struct EraseLowering : public OpRewritePattern<GridDepOp> {
   }
 };
 
+/// cp.async copies at once: a thread of the simulation runs alone until its
+/// next barrier, so the copy has landed by its wait as on the GPU. (A
+/// kernel that read a stage before waiting for it would still pass here;
+/// the GPU runs catch that.)
+struct CpAsyncLowering : public OpRewritePattern<NVVM::CpAsyncOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(NVVM::CpAsyncOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getCpSize())
+      return rewriter.notifyMatchFailure(op, "zero-filling copy");
+    Value length =
+        LLVM::ConstantOp::create(rewriter, op.getLoc(), rewriter.getI64Type(),
+                                 rewriter.getI64IntegerAttr(op.getSize()));
+    rewriter.replaceOpWithNewOp<LLVM::MemcpyOp>(op, op.getDst(), op.getSrc(),
+                                                length, /*isVolatile=*/false);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::nvfp4::declareHostSimRuntime(ModuleOp module) {
@@ -449,5 +468,7 @@ void mlir::nvfp4::populateGPUToHostSimPatterns(RewritePatternSet &patterns) {
       ConvertX2Lowering<NVVM::ConvertF8x2ToBF16x2Op>,
       ConvertX2Lowering<NVVM::ConvertF4x2ToF16x2Op>, GlobalLoadAsmLowering,
       TruncToBF16Lowering, EraseLowering<NVVM::GriddepcontrolOp>,
-      EraseLowering<NVVM::MembarOp>>(ctx);
+      EraseLowering<NVVM::MembarOp>, CpAsyncLowering,
+      EraseLowering<NVVM::CpAsyncCommitGroupOp>,
+      EraseLowering<NVVM::CpAsyncWaitGroupOp>>(ctx);
 }

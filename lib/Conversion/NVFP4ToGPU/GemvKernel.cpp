@@ -29,6 +29,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -115,6 +116,8 @@ struct KernelBuilder {
   SmallVector<Value> rowIds; // this thread's rows, possibly past M
   Value partials;    // workgroup buffer [split-k, rows-per-block] when split
   Value preparedVec; // workgroup buffer of b prepared for dp4a, if shared
+  Value stages;      // workgroup buffer of a's async copies, if any
+  Value threadId;
   SmallVector<Value> rows; // clamped row indices, one per rows-per-thread
 
   int64_t rowBytes() { return op.getA().getType().getDimSize(2); }
@@ -390,6 +393,79 @@ struct KernelBuilder {
     return SmallVector<Value>(ifOp.getResults());
   }
 
+  /// Offset in `stages` of this thread's copy of row `r` in stage `slot`:
+  /// the threads of a CTA fill consecutive 16 (or 8) bytes, so neither the
+  /// copies nor the reads conflict on a bank.
+  Value stageOffset(Value slot, int64_t r) {
+    return ((IV(b, loc, slot) * cfg.rowsPerThread + r) * cfg.threads() +
+            IV(b, loc, threadId)) *
+           cfg.bytesPerLoad;
+  }
+
+  /// Copies step `step` of this thread's rows into stage step % stages and
+  /// closes the copies in one group. Steps past the slice's whole steps
+  /// copy clamped, valid chunks that nobody reads.
+  Value issueStageCopies(Value step) {
+    auto tokenType = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+    Value slot = IV(b, loc, step) % cfg.asyncCopyStages;
+    Value k = stepByte(step, /*clamp=*/true);
+    SmallVector<Value> tokens;
+    for (auto [r, row] : llvm::enumerate(rows))
+      tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+          b, loc, tokenType, stages, {stageOffset(slot, r)}, a, {batch, row, k},
+          b.getIndexAttr(cfg.bytesPerLoad),
+          /*srcElements=*/Value(),
+          // cp.async.cg (L2 only) exists for 16-byte copies alone.
+          cfg.bytesPerLoad == 16 ? b.getUnitAttr() : UnitAttr()));
+    return nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType, tokens);
+  }
+
+  /// The words of a of stage `slot`, for computeSteps.
+  SmallVector<Value> readStage(Value slot) {
+    SmallVector<Value> words;
+    for (int64_t r = 0; r < cfg.rowsPerThread; ++r) {
+      Value bytes = vector::LoadOp::create(
+          b, loc, VectorType::get({cfg.bytesPerLoad}, b.getI8Type()), stages,
+          {stageOffset(slot, r)}, /*nontemporal=*/false,
+          llvm::MaybeAlign(cfg.bytesPerLoad));
+      Value w = vector::BitCastOp::create(
+          b, loc, VectorType::get({cfg.bytesPerLoad / 4}, b.getI32Type()),
+          bytes);
+      for (int64_t i = 0; i < cfg.bytesPerLoad / 4; ++i)
+        words.push_back(vector::ExtractOp::create(b, loc, w, i));
+    }
+    return words;
+  }
+
+  /// Whole steps [0, full) through async-copy-stages stages of shared
+  /// memory: stages - 1 steps are in flight while one is decoded, and the
+  /// bytes in flight hold no registers. Each thread reads only what it
+  /// copied, so waiting for its own copy groups is the only synchronisation.
+  SmallVector<Value> buildAsyncStepLoop(Value full, ArrayRef<Value> acc) {
+    int64_t ahead = cfg.asyncCopyStages - 1;
+    for (int64_t i = 0; i < ahead; ++i)
+      issueStageCopies(IV::index(b, loc, i));
+    auto loop = scf::ForOp::create(
+        b, loc, IV::index(b, loc, 0), full, IV::index(b, loc, 1), acc,
+        [&](OpBuilder &nb, Location, Value step, ValueRange iter) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          Value group = issueStageCopies(IV(b, loc, step) + ahead);
+          // At most `ahead` groups still pending: this step's has landed.
+          nvgpu::DeviceAsyncWaitOp::create(b, loc, group,
+                                           b.getI32IntegerAttr(ahead));
+          Value slot = IV(b, loc, step) % cfg.asyncCopyStages;
+          scf::YieldOp::create(
+              b, loc,
+              computeSteps(step, 1, readStage(slot), SmallVector<Value>(iter)));
+        });
+    // Drain the copies nobody reads before the kernel ends.
+    Value none = nvgpu::DeviceAsyncCreateGroupOp::create(
+        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), ValueRange{});
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, none, b.getI32IntegerAttr(0));
+    return SmallVector<Value>(loop.getResults());
+  }
+
   /// Single steps [lo, hi) of this thread's slice.
   SmallVector<Value> buildSingleSteps(Value lo, Value hi, ArrayRef<Value> acc) {
     auto loop = scf::ForOp::create(
@@ -428,6 +504,7 @@ struct KernelBuilder {
 
   void build() {
     Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    threadId = tid;
     Value blockX = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
     batch = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
     // The CTAs of one row block are adjacent, so they run at the same time
@@ -484,16 +561,20 @@ struct KernelBuilder {
     // before the prologue so that its latency overlaps the vector's (chunks
     // clamped: valid memory even when the slice has no whole group).
     SmallVector<Value> firstWords;
-    if (preparedVec && cfg.prefetch)
+    if (preparedVec && cfg.prefetch && !cfg.asyncCopyStages)
       firstWords = loadSteps(IV::index(b, loc, 0), cfg.loadsInFlight,
                              /*clamp=*/true);
     if (preparedVec)
       buildSharedVectorPrologue(tid);
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
     SmallVector<Value> acc(cfg.rowsPerThread, zero);
-    Value groups = IV(b, loc, full) / cfg.loadsInFlight;
-    acc = buildGroupLoop(groups, cfg.loadsInFlight, acc, firstWords);
-    acc = buildSingleSteps(IV(b, loc, groups) * cfg.loadsInFlight, full, acc);
+    if (stages) {
+      acc = buildAsyncStepLoop(full, acc);
+    } else {
+      Value groups = IV(b, loc, full) / cfg.loadsInFlight;
+      acc = buildGroupLoop(groups, cfg.loadsInFlight, acc, firstWords);
+      acc = buildSingleSteps(IV(b, loc, groups) * cfg.loadsInFlight, full, acc);
+    }
     if (slicing.chunks % cfg.lanesPerRow != 0 ||
         slicing.sliceChunks * slicing.slices != slicing.chunks)
       acc = buildTailStep(full, tail, acc);
@@ -720,6 +801,18 @@ void mlir::nvfp4::buildGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel,
         LLVM::LLVMDialect::getAlignAttrName(),
         b.getI64IntegerAttr(4 * kPreparedWordsPerUnit));
   }
+  Value stages;
+  if (cfg.asyncCopyStages) {
+    auto workgroup = gpu::AddressSpaceAttr::get(
+        b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+    stages = kernel.addWorkgroupAttribution(
+        MemRefType::get({asyncCopyBytes(cfg)}, b.getI8Type(),
+                        MemRefLayoutAttrInterface(), workgroup),
+        loc);
+    kernel.setWorkgroupAttributionAttr(kernel.getNumWorkgroupAttributions() - 1,
+                                       LLVM::LLVMDialect::getAlignAttrName(),
+                                       b.getI64IntegerAttr(16));
+  }
   Value lastFlag;
   if (cfg.ctaSplitK > 1) {
     auto workgroup = gpu::AddressSpaceAttr::get(
@@ -742,6 +835,7 @@ void mlir::nvfp4::buildGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel,
     kb.alpha = entry.getArgument(5);
   kb.partials = partials;
   kb.preparedVec = preparedVec;
+  kb.stages = stages;
   kb.lastFlag = lastFlag;
   if (cfg.ctaSplitK > 1) {
     auto [workspace, counters] = createSplitKGlobals(b, kernel, op, cfg);

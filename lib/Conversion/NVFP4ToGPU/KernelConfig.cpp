@@ -167,6 +167,11 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
       (cfg.maxRegisters < 24 || cfg.maxRegisters > 255))
     return op.emitOpError() << "max-registers must be 0 or in [24, 255], got "
                             << cfg.maxRegisters;
+  cfg.asyncCopyStages = options.asyncCopyStages;
+  if (cfg.asyncCopyStages != 0 &&
+      (cfg.asyncCopyStages < 2 || cfg.asyncCopyStages > 8))
+    return op.emitOpError() << "async-copy-stages must be 0 or in [2, 8], got "
+                            << cfg.asyncCopyStages;
   // The decoded vector is shared by the CTA only for dp4a (its prepared
   // words are plain i32) and while it fits the 48 KiB of static shared
   // memory next to the split-k partials.
@@ -174,6 +179,12 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
       options.vectorInShared && cfg.decode == DecodeMethod::Dp4a;
   if (cfg.vectorInShared && sharedMemoryBytes(op, cfg) > 48 * 1024)
     cfg.vectorInShared = false;
+  if (sharedMemoryBytes(op, cfg) > 48 * 1024)
+    return op.emitOpError()
+           << "needs " << sharedMemoryBytes(op, cfg)
+           << " bytes of shared memory (async-copy-stages x rows-per-block "
+              "x lanes-per-row x split-k x bytes-per-load and the split-k "
+              "partials), more than the 49152 a kernel may declare";
   // Four rows 32 apart share a 16-byte line of blocked scales; a CTA's row
   // groups must then tile the 32 lines of an atom.
   cfg.interleaveRows =
@@ -209,5 +220,11 @@ int64_t mlir::nvfp4::sharedMemoryBytes(GemvOp op, const KernelConfig &cfg) {
     bytes += op.getA().getType().getDimSize(2) / 8 * kPreparedWordsPerUnit * 4;
   if (cfg.ctaSplitK > 1)
     bytes += 4; // the "last CTA" flag
+  bytes += asyncCopyBytes(cfg);
   return bytes;
+}
+
+int64_t mlir::nvfp4::asyncCopyBytes(const KernelConfig &cfg) {
+  return cfg.asyncCopyStages * cfg.rowsPerThread * cfg.threads() *
+         cfg.bytesPerLoad;
 }

@@ -23,6 +23,7 @@ struct KernelConfig {
   int64_t splitK;    // lane groups of a CTA sharing a row's K range
   int64_t ctaSplitK; // CTAs sharing a row's K range
   bool vectorInShared;
+  int64_t asyncCopyStages; // 0: a is loaded into registers
   int64_t maxRegisters;
   bool interleaveRows;
   int64_t threads() const {
@@ -44,6 +45,8 @@ int64_t gridX(GemvOp op, const KernelConfig &cfg);
 
 /// Bytes of static shared memory the kernel of `cfg` uses for `op`.
 int64_t sharedMemoryBytes(GemvOp op, const KernelConfig &cfg);
+/// Bytes of the shared-memory stages a's asynchronous copies fill.
+int64_t asyncCopyBytes(const KernelConfig &cfg);
 
 StringRef stringifyDecodeMethod(DecodeMethod method);
 

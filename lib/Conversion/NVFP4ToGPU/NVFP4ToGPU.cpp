@@ -22,6 +22,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
@@ -54,6 +55,7 @@ DictionaryAttr launchInfo(OpBuilder &b, GemvOp op, gpu::GPUFuncOp kernel,
   tun.append("split_k", b.getI64IntegerAttr(cfg.splitK));
   tun.append("cta_split_k", b.getI64IntegerAttr(cfg.ctaSplitK));
   tun.append("vector_in_shared", b.getBoolAttr(cfg.vectorInShared));
+  tun.append("async_copy_stages", b.getI64IntegerAttr(cfg.asyncCopyStages));
   tun.append("max_registers", b.getI64IntegerAttr(cfg.maxRegisters));
   tun.append("interleave_rows", b.getBoolAttr(cfg.interleaveRows));
   tun.append("static_shared_bytes",
@@ -203,6 +205,7 @@ struct ConvertNVFP4ToGPUPass
     options.splitK = splitK;
     options.ctaSplitK = ctaSplitK;
     options.vectorInShared = vectorInShared;
+    options.asyncCopyStages = asyncCopyStages;
     options.maxRegisters = maxRegisters;
     options.interleaveRows = interleaveRows;
     return options;

@@ -6,6 +6,8 @@
 // RUN: nvfp4-opt %t/lanes.mlir --convert-nvfp4-to-gpu="chip=sm_90a lanes-per-row=3" -verify-diagnostics
 // RUN: nvfp4-opt %t/bytes-per-load.mlir --convert-nvfp4-to-gpu="chip=sm_90a bytes-per-load=16" -verify-diagnostics
 // RUN: nvfp4-opt %t/loads-range.mlir --convert-nvfp4-to-gpu="chip=sm_90a loads-in-flight=100" -verify-diagnostics
+// RUN: nvfp4-opt %t/async-stages.mlir --convert-nvfp4-to-gpu="chip=sm_90a async-copy-stages=1" -verify-diagnostics
+// RUN: nvfp4-opt %t/async-shared.mlir --convert-nvfp4-to-gpu="chip=sm_90a async-copy-stages=8 rows-per-block=32 rows-per-thread=4 lanes-per-row=32" -verify-diagnostics
 // RUN: nvfp4-opt %t/rows-range.mlir --convert-nvfp4-to-gpu="chip=sm_90a rows-per-thread=9" -verify-diagnostics
 // RUN: nvfp4-opt %t/split-range.mlir --convert-nvfp4-to-gpu="chip=sm_90a split-k=17" -verify-diagnostics
 // RUN: nvfp4-opt %t/cta-split-range.mlir --convert-nvfp4-to-gpu="chip=sm_90a cta-split-k=65" -verify-diagnostics
@@ -59,6 +61,21 @@ func.func @convert(%lin: memref<?x256x16xf8E4M3FN>, %blk: memref<?x2x4x512xf8E4M
 func.func @gemv(%a: memref<1x256x64xi8>, %sfa: memref<1x256x8xf8E4M3FN>, %b: memref<1x64xi8>, %sfb: memref<1x8xf8E4M3FN>, %c: memref<1x256xf16>) {
   // expected-error @+1 {{loads-in-flight must be in [1, 8], got 100}}
   nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x256x64xi8>, memref<1x256x8xf8E4M3FN>, memref<1x64xi8>, memref<1x8xf8E4M3FN> into memref<1x256xf16>
+  return
+}
+
+//--- async-stages.mlir
+func.func @gemv(%a: memref<1x256x64xi8>, %sfa: memref<1x256x8xf8E4M3FN>, %b: memref<1x64xi8>, %sfb: memref<1x8xf8E4M3FN>, %c: memref<1x256xf16>) {
+  // expected-error @+1 {{async-copy-stages must be 0 or in [2, 8], got 1}}
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x256x64xi8>, memref<1x256x8xf8E4M3FN>, memref<1x64xi8>, memref<1x8xf8E4M3FN> into memref<1x256xf16>
+  return
+}
+
+//--- async-shared.mlir
+// 8 stages of 4 rows x 16 bytes for every thread, over 48 KiB.
+func.func @gemv(%a: memref<1x256x1024xi8>, %sfa: memref<1x256x128xf8E4M3FN>, %b: memref<1x1024xi8>, %sfb: memref<1x128xf8E4M3FN>, %c: memref<1x256xf16>) {
+  // expected-error @+1 {{bytes of shared memory (async-copy-stages x rows-per-block}}
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x256x1024xi8>, memref<1x256x128xf8E4M3FN>, memref<1x1024xi8>, memref<1x128xf8E4M3FN> into memref<1x256xf16>
   return
 }
 
