@@ -87,19 +87,29 @@ TEST(Tcgen05PlanTest, InstructionDescriptors) {
 TEST(Tcgen05PlanTest, SharedMemoryDescriptors) {
   for (bool mxfp4 : {false, true}) {
     GemvPlan p = makePlan(256, 1024, 1, mxfp4, false, 4);
-    SmemDesc a = SmemDesc::decode(p.aDescConstant());
-    EXPECT_EQ(a.startAddress, 0u);
-    EXPECT_EQ(a.lbo, 2048u); // 128 rows x 16 bytes: the next K column
-    EXPECT_EQ(a.sbo, 128u);  // the next 8 rows
-    EXPECT_EQ(a.swizzle, Swizzle::None);
-    EXPECT_TRUE(SmemDesc::hasValidFixedBits(p.aDescConstant()));
-    SmemDesc b = SmemDesc::decode(p.bDescConstant());
-    EXPECT_EQ(b.lbo, 128u);
-    EXPECT_EQ(b.sbo, 128u);
+    // 32-byte swizzle: SBO = 8 rows x 32 bytes, LBO unused (16, field 1).
+    for (uint64_t constant : {p.aDescConstant(), p.bDescConstant()}) {
+      SmemDesc d = SmemDesc::decode(constant);
+      EXPECT_EQ(d.startAddress, 0u);
+      EXPECT_EQ(d.lbo, 16u);
+      EXPECT_EQ(d.sbo, 256u);
+      EXPECT_EQ(d.swizzle, Swizzle::B32);
+      EXPECT_EQ(d.baseOffset, 0u);
+      EXPECT_TRUE(SmemDesc::hasValidFixedBits(constant));
+      EXPECT_TRUE(d.isValid());
+    }
+    // One 16-byte column: LBO = SBO, so either reading of the two fields
+    // gives the same rows.
     SmemDesc s = SmemDesc::decode(p.scaleCopyDescConstant());
     EXPECT_EQ(s.sbo, 128u);
-    EXPECT_EQ(s.lbo, 0u);
-    // The step offsets are what KMajorFp4Tile::descriptor adds.
+    EXPECT_EQ(s.lbo, 128u);
+    // Each MMA's operands start on a swizzle atom (base offset 0).
+    for (int64_t step = 0; step < p.mmasPerStage(); ++step) {
+      EXPECT_EQ(p.aStepOffset(step) % KMajorFp4Sw32Tile::kAlignment, 0);
+      EXPECT_EQ(p.bStepOffset(step) % KMajorFp4Sw32Tile::kAlignment, 0);
+    }
+    EXPECT_EQ(p.slotBytes() % KMajorFp4Sw32Tile::kAlignment, 0);
+    // The step offsets are what KMajorFp4Sw32Tile::descriptor adds.
     for (int64_t step = 0; step < p.mmasPerStage(); ++step) {
       EXPECT_EQ(uint32_t(p.aStepOffset(step)),
                 p.aTile().descriptor(0, uint32_t(step)).startAddress);
@@ -107,8 +117,12 @@ TEST(Tcgen05PlanTest, SharedMemoryDescriptors) {
                 p.bTile().descriptor(0, uint32_t(step)).startAddress);
     }
   }
+  // Worked out from the ISA table: swizzle 6 in bits 61-63, bit 46, SBO
+  // 256 >> 4 = 16 in bits 32-45, LBO 16 >> 4 = 1 in bits 16-29.
   EXPECT_EQ(makePlan(128, 64, 1, false, false, 1).aDescConstant(),
-            0x0000400800800000ull);
+            (6ull << 61) | (1ull << 46) | (16ull << 32) | (1ull << 16));
+  EXPECT_EQ(makePlan(128, 64, 1, false, false, 1).scaleCopyDescConstant(),
+            (1ull << 46) | (8ull << 32) | (8ull << 16));
 }
 
 TEST(Tcgen05PlanTest, SharedAndTensorMemoryMaps) {
@@ -161,15 +175,15 @@ TEST(Tcgen05PlanTest, CopiesLandWhereTheTileLayoutSays) {
       if (k % (mxfp4 ? 32 : 16))
         continue;
       GemvPlan p = makePlan(128, k, 1, mxfp4, false, 2);
-      KMajorFp4Tile tile = p.aTile();
+      KMajorFp4Sw32Tile tile = p.aTile();
       for (int64_t t = 0; t < plan::kThreads; ++t) {
         for (int64_t i = 0; i < p.aChunksPerThread(); ++i) {
           plan::Copy<int64_t> c = p.aCopy<int64_t>(t, i, 0, 1, 0, 0);
           int64_t q = t + i * plan::kThreads;
           int64_t row = q / p.aChunksPerRow();
           int64_t kElem = 2 * (q % p.aChunksPerRow()) * p.chunkBytes();
-          EXPECT_EQ(c.dst, p.slotBytes() +
-                               tile.byteOffset(uint32_t(row), uint32_t(kElem)));
+          EXPECT_EQ(c.dst, p.slotBytes() + tile.elementOffset(uint32_t(row),
+                                                              uint32_t(kElem)));
           // Chunks past K re-read the row's last chunk and zero-fill.
           EXPECT_EQ(c.src,
                     row * p.rowBytes() +
@@ -180,7 +194,7 @@ TEST(Tcgen05PlanTest, CopiesLandWhereTheTileLayoutSays) {
       for (int64_t t = 0; t < p.bChunks(); ++t) {
         plan::Copy<int64_t> c = p.bCopy<int64_t>(t, 0, 0, 0);
         EXPECT_EQ(c.dst,
-                  p.bOffset() + p.bTile().byteOffset(
+                  p.bOffset() + p.bTile().elementOffset(
                                     0, uint32_t(2 * t * p.chunkBytes())));
       }
     }
@@ -391,7 +405,9 @@ private:
           expected = true;
         else if (rel >= p.bOffset() && rel < p.sfaOffset()) {
           int64_t inTile = rel - p.bOffset();
-          expected = inTile % int64_t(p.bTile().lbo) < 16; // row 0
+          // Row 0 of each K64 slab (row 0 is not swizzled).
+          expected = inTile % int64_t(p.bTile().slabBytes()) <
+                     int64_t(KMajorFp4Sw32Tile::kRowBytes);
         }
       }
       ASSERT_EQ(written[off], expected ? 1 : 0)
@@ -450,11 +466,17 @@ private:
       uint32_t sfbCol =
           uint32_t(p.sfbColumnOf<int64_t>(slot) + p.scaleStepColumn(step));
       int64_t blocks = kMmaK / p.block();
+      // 32-byte swizzled K-major: rows 32 bytes apart, 8-row groups SBO
+      // apart, K halves 16 bytes apart, then address bit 4 ^= bit 7.
+      ASSERT_EQ(a.swizzle, Swizzle::B32);
+      ASSERT_EQ(b.swizzle, Swizzle::B32);
       auto fetch = [&](const SmemDesc &desc, uint32_t row, uint32_t k) {
-        uint32_t addr = desc.startAddress + (k / 32) * desc.lbo +
-                        (row / 8) * desc.sbo + (row % 8) * 16 + (k % 32) / 2;
+        uint32_t addr = desc.startAddress + (row / 8) * desc.sbo +
+                        (row % 8) * 32 + (k / 32) * 16 + (k % 32) / 2;
+        addr ^= ((addr >> 7) & 1) << 4;
         return e2m1(smem, addr - smemBase, k % 2 == 1);
       };
+
       for (uint32_t r = 0; r < plan::kTileRows; ++r) {
         for (uint32_t nn = 0; nn < plan::kMmaN; ++nn) {
           double sum = 0;

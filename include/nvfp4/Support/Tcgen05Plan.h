@@ -117,15 +117,19 @@ struct GemvPlan {
   int64_t sfbThread() const { return bChunks(); }
 
   //--- Shared memory --------------------------------------------------------//
-  KMajorFp4Tile aTile() const {
-    return canonicalKMajorFp4Tile(kTileRows, static_cast<uint32_t>(stageK()));
+  /// A and B tiles: 32-byte swizzled K-major, one 256-byte aligned slab of
+  /// rows x 32 bytes per K64 step.
+  KMajorFp4Sw32Tile aTile() const {
+    return {uint32_t(kTileRows), static_cast<uint32_t>(stageK())};
   }
-  KMajorFp4Tile bTile() const {
-    return canonicalKMajorFp4Tile(kMmaN, static_cast<uint32_t>(stageK()));
+  KMajorFp4Sw32Tile bTile() const {
+    return {uint32_t(kMmaN), static_cast<uint32_t>(stageK())};
   }
   int64_t aTileBytes() const { return kTileRows * stageRowBytes(); }
   int64_t bTileBytes() const { return kMmaN * stageRowBytes(); }
-  // Offsets inside a slot; every region starts 16-byte aligned.
+  // Offsets inside a slot. A and B start on the swizzle period (256 bytes;
+  // the dynamic shared memory is 1024-byte aligned), the rest 16-byte
+  // aligned.
   int64_t aOffset() const { return 0; }
   int64_t bOffset() const { return aTileBytes(); }
   int64_t sfaOffset() const { return bOffset() + bTileBytes(); }
@@ -264,13 +268,8 @@ struct GemvPlan {
     V kByte = stage * stageRowBytes() + cc * chunk;
     V src = (batch * m + row) * rowBytes() + vmin(kByte, rowBytes() - chunk);
     V srcBytes = vclamp(rowBytes() - kByte, 0, chunk);
-    // KMajorFp4Tile::byteOffset(r, 2 * cc * chunk) of the canonical tile.
-    V inCol = cc * chunk;
     V dst = slot * slotBytes() + aOffset() +
-            (inCol / kCoreMatrixRowBytes) * int64_t(aTile().lbo) +
-            (r / kCoreMatrixRows) * int64_t(aTile().sbo) +
-            (r % kCoreMatrixRows) * kCoreMatrixRowBytes +
-            inCol % kCoreMatrixRowBytes;
+            KMajorFp4Sw32Tile::byteOffset(r, cc * chunk, aTile().slabBytes());
     return {src, dst, srcBytes};
   }
 
@@ -281,10 +280,9 @@ struct GemvPlan {
     V kByte = stage * stageRowBytes() + t * chunk;
     V src = batch * rowBytes() + vmin(kByte, rowBytes() - chunk);
     V srcBytes = vclamp(rowBytes() - kByte, 0, chunk);
-    V inCol = t * chunk;
     V dst = slot * slotBytes() + bOffset() +
-            (inCol / kCoreMatrixRowBytes) * int64_t(bTile().lbo) +
-            inCol % kCoreMatrixRowBytes;
+            KMajorFp4Sw32Tile::byteOffset(vconst(t, 0), t * chunk,
+                                          bTile().slabBytes());
     return {src, dst, srcBytes};
   }
 

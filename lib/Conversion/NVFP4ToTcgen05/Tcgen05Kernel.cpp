@@ -31,7 +31,9 @@ namespace plan = ::nvfp4::tcgen05::plan;
 /// backend demotes to a 1-byte static `.shared` variable, which ptxas then
 /// reports as accessed out of bounds.)
 static constexpr llvm::StringLiteral kSharedSymbol = "__nvfp4_tcgen05_smem";
-static constexpr uint64_t kSharedAlignment = 128;
+/// The 32-byte swizzle pattern of the A and B tiles repeats every 256 bytes
+/// from an aligned address; 1024 covers every swizzle mode.
+static constexpr uint64_t kSharedAlignment = 1024;
 
 Value KernelEmitter::smemAddress(Value offset) {
   return b.createOrFold<arith::AddIOp>(loc, smem32, toI32(b, loc, offset));

@@ -1,13 +1,14 @@
 //===- Tcgen05Staging.cpp - global-to-shared copies of one stage ----------===//
 //
 // One stage is K = 4 * block values: a [128 x stageK] tile of a, row 0 of the
-// [8 x stageK] tile of b, one 512-byte 128x4 atom of sfa and the first word
-// of one atom of sfb. Every copy is a cp.async whose addresses come from the
-// templates of Tcgen05Plan.h; bytes past K are zero-filled by the cp.async
-// source size. Linear scales are converted to the blocked atom while they
-// are staged: thread r copies the 4 scales of row r to the atom position
-// of row r. Only linear scales whose rows are not 4-byte aligned (K/block
-// not a multiple of 4) take ordinary loads and stores.
+// [8 x stageK] tile of b (both 32-byte swizzled, KMajorFp4Sw32Tile), one
+// 512-byte 128x4 atom of sfa and the first word of one atom of sfb. Every copy
+// is a cp.async whose addresses come from the templates of Tcgen05Plan.h; bytes
+// past K are zero-filled by the cp.async source size. Linear scales are
+// converted to the blocked atom while they are staged: thread r copies the 4
+// scales of row r to the atom position of row r. Only linear scales whose rows
+// are not 4-byte aligned (K/block not a multiple of 4) take ordinary loads and
+// stores.
 //
 //===----------------------------------------------------------------------===//
 

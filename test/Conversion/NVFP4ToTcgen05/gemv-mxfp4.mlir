@@ -24,6 +24,8 @@
 // CHECK: nvvm.tcgen05.cp %[[SFB:[^,]*]], %{{.*}} {multicast = #nvvm.tcgen05_cp_multicast<warpx4>, shape = #nvvm.tcgen05_cp_shape<shape_32x128b>}
 // CHECK: %[[FIRST:.*]] = arith.cmpi ne, %[[J]], %c0 : index
 // CHECK: nvvm.tcgen05.mma.block_scale %[[D:[^,]*]], %{{.*}}, %{{.*}}, %[[ID0]], %[[FIRST]], %[[SFA]], %[[SFB]] {blockScale = #nvvm.tcgen05_mma_block_scale<block32>, ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.block_scale_kind<mxf4>}
+// The second MMA's A slab starts 4096 bytes on (128 rows x 32 bytes).
+// CHECK: arith.addi %{{.*}}, %c4096 : index
 // CHECK: nvvm.tcgen05.mma.block_scale %[[D]], %{{.*}}, %{{.*}}, %[[ID2]], %[[TRUE]], %[[SFA]], %[[SFB]] {blockScale = #nvvm.tcgen05_mma_block_scale<block32>, ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.block_scale_kind<mxf4>}
 // CHECK-NOT: nvvm.tcgen05.mma
 // CHECK: nvvm.tcgen05.commit

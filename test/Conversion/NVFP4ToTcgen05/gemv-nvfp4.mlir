@@ -13,18 +13,17 @@
 // CHECK-SAME: scale_format = "nvfp4", scale_layout = "linear", shared_bytes = 21552 : i64, strategy = "tcgen05"
 
 // CHECK: gpu.module @[[NAME]] [#nvvm.target<O = 3, chip = "sm_100a", features = "+ptx88">]
-// CHECK: llvm.mlir.global external @__nvfp4_tcgen05_smem() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<0 x i8>
+// CHECK: llvm.mlir.global external @__nvfp4_tcgen05_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 // CHECK: gpu.func @[[NAME]]
 // CHECK-SAME: kernel attributes {nvfp4.scale_staging = "linear-to-blocked", nvvm.reqntid = array<i32: 128, 1, 1>}
 
 // Descriptor constants from Tcgen05Descriptors.h: the instruction descriptor
-// 0x08020480 (M 128, N 8, e2m1 x e2m1, ue4m3 scales), the A tile (LBO 2048,
-// SBO 128: 0x400800800000), the B tile (LBO 128, SBO 128: 0x400800080000) and
-// the scale-atom copy (SBO 128: 0x400800000000).
+// 0x08020480 (M 128, N 8, e2m1 x e2m1, ue4m3 scales), the A and B tiles
+// (32-byte swizzle, SBO 256, LBO field 1: 0xC000401000010000) and the
+// scale-atom copy (SBO = LBO = 128: 0x400800080000).
 // CHECK-DAG: %[[IDESC:.*]] = arith.constant 134349952 : i32
-// CHECK-DAG: %[[ADESC:.*]] = arith.constant 70403112304640 : i64
-// CHECK-DAG: %[[BDESC:.*]] = arith.constant 70403104440320 : i64
-// CHECK-DAG: %[[CPDESC:.*]] = arith.constant 70403103916032 : i64
+// CHECK-DAG: %[[ABDESC:.*]] = arith.constant -4611615580963667968 : i64
+// CHECK-DAG: %[[CPDESC:.*]] = arith.constant 70403104440320 : i64
 // CHECK-DAG: %[[FIELD:.*]] = arith.constant 16383 : i32
 // CHECK-DAG: %[[SMEM:.*]] = llvm.mlir.addressof @__nvfp4_tcgen05_smem : !llvm.ptr<3>
 // CHECK-DAG: %[[TID:.*]] = gpu.thread_id x
@@ -74,8 +73,9 @@
 // CHECK-NEXT: nvvm.tcgen05.cp %[[SFB]], %{{.*}} {multicast = #nvvm.tcgen05_cp_multicast<warpx4>, shape = #nvvm.tcgen05_cp_shape<shape_32x128b>}
 // CHECK: %[[D:.*]] = llvm.inttoptr %[[TMEM]] : i32 to !llvm.ptr<6>
 // CHECK: %[[FIRST:.*]] = arith.cmpi ne, %[[J]], %c0 : index
-// CHECK: %[[A:.*]] = arith.ori %{{.*}}, %[[ADESC]] : i64
-// CHECK: %[[B:.*]] = arith.ori %{{.*}}, %[[BDESC]] : i64
+// CHECK: %[[A:.*]] = arith.ori %{{.*}}, %[[ABDESC]] : i64
+// CHECK: arith.addi %{{.*}}, %c4096 : index
+// CHECK: %[[B:.*]] = arith.ori %{{.*}}, %[[ABDESC]] : i64
 // CHECK-NEXT: nvvm.tcgen05.mma.block_scale %[[D]], %[[A]], %[[B]], %[[IDESC]], %[[FIRST]], %[[SFA]], %[[SFB]] {blockScale = #nvvm.tcgen05_mma_block_scale<block16>, ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.block_scale_kind<mxf4nvf4>} : (!llvm.ptr<6>, i64, i64, i32, i1, !llvm.ptr<6>, !llvm.ptr<6>)
 // CHECK-NOT: nvvm.tcgen05.mma
 // CHECK: nvvm.tcgen05.commit %{{.*}} : !llvm.ptr<3>
