@@ -42,6 +42,8 @@ struct KernelEmitter {
   Value smem, smem32;
   // Tensor-memory base address (i32) returned by tcgen05.alloc.
   Value tmem;
+  // NVFP4: !llvm.ptr to the thread's i32 "negative scale seen" flag.
+  Value signFlag;
 
   IV iv(Value v) { return IV(b, loc, v); }
   Value idx(int64_t v) { return constIndex(b, loc, v); }
@@ -68,8 +70,9 @@ struct KernelEmitter {
   /// All threads wait for the commit of stage `stage` (index).
   void emitWaitMma(Value stage);
   /// Own cp.async groups done (at most `pending` left), generic-proxy writes
-  /// made visible to the async proxy, CTA barrier.
-  void emitStageLanded(int64_t pending);
+  /// made visible to the async proxy, CTA barrier; for NVFP4 the sign check
+  /// of the scales in ring slot `slot` (index).
+  void emitStageLanded(int64_t pending, Value slot);
   void emitPipeline();
   void emitEpilogue();
 };

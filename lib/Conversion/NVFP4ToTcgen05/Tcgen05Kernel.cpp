@@ -21,6 +21,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::nvfp4::tc5;
 namespace plan = ::nvfp4::tcgen05::plan;
@@ -69,6 +71,15 @@ void KernelEmitter::emitSetup() {
   smem = LLVM::AddressOfOp::create(b, loc, LLVM::LLVMPointerType::get(ctx, 3),
                                    kSharedSymbol);
   smem32 = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), smem);
+  if (plan.checksScaleSigns()) {
+    // One flag a thread, set when a scale of its row or of the vector is
+    // negative (a register once LLVM promotes the slot: it is in the entry
+    // block).
+    auto ptrType = LLVM::LLVMPointerType::get(ctx);
+    signFlag = LLVM::AllocaOp::create(b, loc, ptrType, b.getI32Type(),
+                                      constI32(b, loc, 1), /*alignment=*/4);
+    LLVM::StoreOp::create(b, loc, constI32(b, loc, 0), signFlag);
+  }
 
   // Zero the ring once: rows 1-7 of every B tile and bytes 4-511 of every
   // sfb atom are never written again (the MMA reads them as N padding).
@@ -119,15 +130,52 @@ void KernelEmitter::emitSetup() {
                               smemAt(idx(plan.tmemSlotOffset())));
 }
 
-void KernelEmitter::emitStageLanded(int64_t pending) {
+void KernelEmitter::emitStageLanded(int64_t pending, Value slot) {
   MLIRContext *ctx = b.getContext();
   NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(pending));
+  // Each thread's own copies are now visible to it: thread t checks the
+  // signs of row t's scales, thread sfbThread those of the vector.
+  Value sfaSigns, sfbSigns;
+  if (plan.checksScaleSigns()) {
+    Value signBits = constI32(b, loc, plan::GemvPlan::kScaleSignBits);
+    auto loadSigns = [&](IV offset) {
+      Value word = LLVM::LoadOp::create(b, loc, b.getI32Type(), smemAt(offset),
+                                        /*alignment=*/4);
+      return arith::AndIOp::create(b, loc, word, signBits).getResult();
+    };
+    sfaSigns = loadSigns(plan.sfaWordOffset(iv(tid), iv(slot)));
+    auto ifOp = scf::IfOp::create(
+        b, loc, TypeRange{b.getI32Type()},
+        cmpIndex(arith::CmpIPredicate::eq, tid, plan.sfbThread()),
+        /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    scf::YieldOp::create(b, loc, loadSigns(plan.sfbWordOffset(iv(slot))));
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(b, loc, constI32(b, loc, 0));
+    sfbSigns = ifOp.getResult(0);
+  }
   // cp.async and st.shared write through the generic proxy; tcgen05.cp and
   // tcgen05.mma read through the async proxy.
   NVVM::FenceProxyOp::create(
       b, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
       NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
-  gpu::BarrierOp::create(b, loc);
+  if (!plan.checksScaleSigns()) {
+    gpu::BarrierOp::create(b, loc);
+    return;
+  }
+  // The CTA barrier doubles as the OR of the vector's sign check
+  // (bar.red.or.pred): no extra synchronization.
+  Value vectorNegative =
+      NVVM::BarrierOp::create(
+          b, loc, b.getI32Type(), Value(), Value(),
+          NVVM::BarrierReductionAttr::get(ctx, NVVM::BarrierReduction::OR),
+          sfbSigns)
+          .getRes();
+  Value flag = LLVM::LoadOp::create(b, loc, b.getI32Type(), signFlag);
+  flag = arith::OrIOp::create(b, loc, flag, sfaSigns);
+  flag = arith::OrIOp::create(b, loc, flag, vectorNegative);
+  LLVM::StoreOp::create(b, loc, flag, signFlag);
 }
 
 void KernelEmitter::emitWaitMma(Value stage) {
@@ -211,7 +259,7 @@ void KernelEmitter::emitPipeline() {
              [&] { emitWaitMma(iv(j) - 1); });
       emitStageCopies(j, idx(0));
       NVVM::CpAsyncCommitGroupOp::create(b, loc);
-      emitStageLanded(0);
+      emitStageLanded(0, idx(0));
       emitIssueMma(j, idx(0));
     });
     return;
@@ -225,8 +273,9 @@ void KernelEmitter::emitPipeline() {
   }
   forLoop(0, n, [&](Value j) {
     // Groups 0..j+ahead-1 are committed; group j is stage j.
-    emitStageLanded(ahead - 1);
-    emitIssueMma(j, plan.slotOf(iv(j)));
+    IV slot = plan.slotOf(iv(j));
+    emitStageLanded(ahead - 1, slot);
+    emitIssueMma(j, slot);
     // Refill the slot of stage j - 1 with stage j + ahead once the MMAs of
     // j - 1 have completed (they read its shared memory and TMEM columns).
     IV next = iv(j) + ahead;
@@ -267,6 +316,14 @@ void KernelEmitter::emitEpilogue() {
              LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
              .getResult(0);
   Value result = arith::BitcastOp::create(b, loc, b.getF32Type(), word);
+  if (signFlag) {
+    Value flag = LLVM::LoadOp::create(b, loc, b.getI32Type(), signFlag);
+    Value negative = b.createOrFold<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::ne, flag, constI32(b, loc, 0));
+    Value nan = arith::ConstantOp::create(
+        b, loc, b.getF32FloatAttr(std::numeric_limits<float>::quiet_NaN()));
+    result = arith::SelectOp::create(b, loc, negative, nan, result);
+  }
   if (alpha)
     result = arith::MulFOp::create(b, loc, result, alpha);
   Type outType = cast<MemRefType>(cMem.getType()).getElementType();

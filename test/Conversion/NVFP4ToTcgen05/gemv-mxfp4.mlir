@@ -18,8 +18,13 @@
 // CHECK: nvvm.tcgen05.alloc %{{.*}}, %c32_i32
 // a: 8192 bytes a stage, 4 x 16-byte chunks a thread.
 // CHECK-COUNT-4: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg
+// ue8m0 scales have no sign: a plain barrier, no sign check.
+// CHECK-NOT: llvm.alloca
 // CHECK: scf.for %[[J:.*]] = %c0 to %c8 step %c1 {
-// CHECK-NEXT: nvvm.cp.async.wait.group 1
+// CHECK: nvvm.cp.async.wait.group 1
+// CHECK-NEXT: nvvm.fence.proxy
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: scf.if
 // CHECK: nvvm.tcgen05.cp %[[SFA:[^,]*]], %{{.*}} {multicast = #nvvm.tcgen05_cp_multicast<warpx4>, shape = #nvvm.tcgen05_cp_shape<shape_32x128b>}
 // CHECK: nvvm.tcgen05.cp %[[SFB:[^,]*]], %{{.*}} {multicast = #nvvm.tcgen05_cp_multicast<warpx4>, shape = #nvvm.tcgen05_cp_shape<shape_32x128b>}
 // CHECK: %[[FIRST:.*]] = arith.cmpi ne, %[[J]], %c0 : index
