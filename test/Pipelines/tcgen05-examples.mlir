@@ -26,11 +26,13 @@
 // PTX: tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [__nvfp4_tcgen05_smem+{{[0-9]+}}], {{%r[0-9]+}};
 // PTX: tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
 // PTX: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
-// The NVFP4 sign check rides on the stage barrier. Descriptors: scale copy 0x400800080000 (LBO = SBO = 128),
+// The NVFP4 sign check rides on the stage barrier; one elected thread of
+// warp 0 issues. Descriptors: scale copy 0x400800080000 (LBO = SBO = 128),
 // A and B 0xC000401000010000 (32-byte swizzle, SBO 256, LBO field 1).
 // PTX: cp.async.wait_group 2;
 // PTX: fence.proxy.async.shared::cta;
 // PTX-NEXT: bar.red.or.pred {{%p[0-9]+}}, 0, {{%p[0-9]+}};
+// PTX: elect.sync {{%r[0-9]+}}|{{%p[0-9]+}}, -1;
 // PTX: or.b64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 70403104440320;
 // PTX-NEXT: tcgen05.cp.cta_group::1.32x128b.warpx4 [{{.*}}], {{%rd[0-9]+}};
 // PTX: tcgen05.cp.cta_group::1.32x128b.warpx4 [{{.*}}], {{%rd[0-9]+}};

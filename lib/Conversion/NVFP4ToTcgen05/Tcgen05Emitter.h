@@ -64,9 +64,10 @@ struct KernelEmitter {
 
   // Tcgen05Kernel.cpp
   void emitSetup();
-  /// Thread 0: scales to TMEM, the MMAs of `stage`, commit to the slot's
-  /// mbarrier.
+  /// One elected thread of warp 0: scales to TMEM, the MMAs of `stage`,
+  /// commit to the slot's mbarrier.
   void emitIssueMma(Value stage, Value slot);
+  void emitIssueMmaElected(Value stage, Value slot);
   /// All threads wait for the commit of stage `stage` (index).
   void emitWaitMma(Value stage);
   /// Own cp.async groups done (at most `pending` left), generic-proxy writes

@@ -185,68 +185,74 @@ void KernelEmitter::emitWaitMma(Value stage) {
 }
 
 void KernelEmitter::emitIssueMma(Value stage, Value slot) {
-  MLIRContext *ctx = b.getContext();
-  ifThen(cmpIndex(arith::CmpIPredicate::eq, tid, 0), [&] {
-    NVVM::Tcgen05FenceOp::create(
-        b, loc,
-        NVVM::Tcgen05FenceKindAttr::get(
-            ctx, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC));
-    auto cta1 = NVVM::CTAGroupKindAttr::get(ctx, NVVM::CTAGroupKind::CTA_1);
-    IV s = iv(slot);
-    IV slotStart = s * plan.slotBytes();
-
-    // Scale atoms: shared memory -> this slot's TMEM columns, replicated
-    // into the four 32-lane partitions.
-    auto copyAtom = [&](int64_t atomOffset, IV column) {
-      Value desc = smemDescriptor(b, loc, plan.scaleCopyDescConstant(),
-                                  smemAddress(slotStart + atomOffset));
-      NVVM::Tcgen05CpOp::create(
-          b, loc,
-          NVVM::Tcgen05CpShapeAttr::get(ctx,
-                                        NVVM::Tcgen05CpShape::SHAPE_32x128b),
-          cta1,
-          NVVM::Tcgen05CpMulticastAttr::get(ctx,
-                                            NVVM::Tcgen05CpMulticast::WARPX4),
-          NVVM::Tcgen05CpSrcFormatAttr(),
-          tmemPointer(b, loc, tmem, toI32(b, loc, column)), desc);
-    };
-    copyAtom(plan.sfaOffset(), plan.sfaColumnOf(s));
-    copyAtom(plan.sfbOffset(), plan.sfbColumnOf(s));
-
-    auto kind = NVVM::MMABlockScaleKindAttr::get(
-        ctx, plan.mxfp4 ? NVVM::MMABlockScaleKind::MXF4
-                        : NVVM::MMABlockScaleKind::MXF4NVF4);
-    auto blockScale = NVVM::Tcgen05MMABlockScaleAttr::get(
-        ctx, plan.mxfp4 ? NVVM::Tcgen05MMABlockScale::BLOCK32
-                        : NVVM::Tcgen05MMABlockScale::BLOCK16);
-    auto collector = NVVM::Tcgen05MMACollectorOpAttr::get(
-        ctx, NVVM::Tcgen05MMACollectorOp::DISCARD);
-    Value d = tmemPointer(b, loc, tmem, constI32(b, loc, plan.dColumn()));
-    // D = A.B on the first K64 step of the row, D += A.B afterwards.
-    Value notFirstStage = cmpIndex(arith::CmpIPredicate::ne, stage, 0);
-    Value trueValue = arith::ConstantIntOp::create(b, loc, 1, 1);
-    for (int64_t step = 0; step < plan.mmasPerStage(); ++step) {
-      Value aDesc =
-          smemDescriptor(b, loc, plan.aDescConstant(),
-                         smemAddress(slotStart + plan.aStepOffset(step)));
-      Value bDesc =
-          smemDescriptor(b, loc, plan.bDescConstant(),
-                         smemAddress(slotStart + plan.bStepOffset(step)));
-      Value idesc = constI32(b, loc, plan.instrDesc(step));
-      Value sfa = tmemPointer(
-          b, loc, tmem,
-          toI32(b, loc, plan.sfaColumnOf(s) + plan.scaleStepColumn(step)));
-      Value sfb = tmemPointer(
-          b, loc, tmem,
-          toI32(b, loc, plan.sfbColumnOf(s) + plan.scaleStepColumn(step)));
-      NVVM::Tcgen05MMABlockScaleOp::create(
-          b, loc, kind, cta1, blockScale, collector, d, aDesc, bDesc, idesc,
-          step == 0 ? notFirstStage : trueValue, sfa, sfb);
-    }
-    // Arrives on the slot's mbarrier when the copies and MMAs above are done.
-    NVVM::Tcgen05CommitOp::create(b, loc, smemAt(plan.barrierOffsetOf(s)),
-                                  Value(), cta1);
+  // One thread of warp 0 issues (elect.sync elects the same lane every
+  // time for the same mask, so every commit tracks all earlier MMAs).
+  ifThen(cmpIndex(arith::CmpIPredicate::eq, warp, 0), [&] {
+    ifThen(NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value()),
+           [&] { emitIssueMmaElected(stage, slot); });
   });
+}
+
+void KernelEmitter::emitIssueMmaElected(Value stage, Value slot) {
+  MLIRContext *ctx = b.getContext();
+  NVVM::Tcgen05FenceOp::create(
+      b, loc,
+      NVVM::Tcgen05FenceKindAttr::get(
+          ctx, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC));
+  auto cta1 = NVVM::CTAGroupKindAttr::get(ctx, NVVM::CTAGroupKind::CTA_1);
+  IV s = iv(slot);
+  IV slotStart = s * plan.slotBytes();
+
+  // Scale atoms: shared memory -> this slot's TMEM columns, replicated
+  // into the four 32-lane partitions.
+  auto copyAtom = [&](int64_t atomOffset, IV column) {
+    Value desc = smemDescriptor(b, loc, plan.scaleCopyDescConstant(),
+                                smemAddress(slotStart + atomOffset));
+    NVVM::Tcgen05CpOp::create(
+        b, loc,
+        NVVM::Tcgen05CpShapeAttr::get(ctx, NVVM::Tcgen05CpShape::SHAPE_32x128b),
+        cta1,
+        NVVM::Tcgen05CpMulticastAttr::get(ctx,
+                                          NVVM::Tcgen05CpMulticast::WARPX4),
+        NVVM::Tcgen05CpSrcFormatAttr(),
+        tmemPointer(b, loc, tmem, toI32(b, loc, column)), desc);
+  };
+  copyAtom(plan.sfaOffset(), plan.sfaColumnOf(s));
+  copyAtom(plan.sfbOffset(), plan.sfbColumnOf(s));
+
+  auto kind = NVVM::MMABlockScaleKindAttr::get(
+      ctx, plan.mxfp4 ? NVVM::MMABlockScaleKind::MXF4
+                      : NVVM::MMABlockScaleKind::MXF4NVF4);
+  auto blockScale = NVVM::Tcgen05MMABlockScaleAttr::get(
+      ctx, plan.mxfp4 ? NVVM::Tcgen05MMABlockScale::BLOCK32
+                      : NVVM::Tcgen05MMABlockScale::BLOCK16);
+  auto collector = NVVM::Tcgen05MMACollectorOpAttr::get(
+      ctx, NVVM::Tcgen05MMACollectorOp::DISCARD);
+  Value d = tmemPointer(b, loc, tmem, constI32(b, loc, plan.dColumn()));
+  // D = A.B on the first K64 step of the row, D += A.B afterwards.
+  Value notFirstStage = cmpIndex(arith::CmpIPredicate::ne, stage, 0);
+  Value trueValue = arith::ConstantIntOp::create(b, loc, 1, 1);
+  for (int64_t step = 0; step < plan.mmasPerStage(); ++step) {
+    Value aDesc =
+        smemDescriptor(b, loc, plan.aDescConstant(),
+                       smemAddress(slotStart + plan.aStepOffset(step)));
+    Value bDesc =
+        smemDescriptor(b, loc, plan.bDescConstant(),
+                       smemAddress(slotStart + plan.bStepOffset(step)));
+    Value idesc = constI32(b, loc, plan.instrDesc(step));
+    Value sfa = tmemPointer(
+        b, loc, tmem,
+        toI32(b, loc, plan.sfaColumnOf(s) + plan.scaleStepColumn(step)));
+    Value sfb = tmemPointer(
+        b, loc, tmem,
+        toI32(b, loc, plan.sfbColumnOf(s) + plan.scaleStepColumn(step)));
+    NVVM::Tcgen05MMABlockScaleOp::create(
+        b, loc, kind, cta1, blockScale, collector, d, aDesc, bDesc, idesc,
+        step == 0 ? notFirstStage : trueValue, sfa, sfb);
+  }
+  // Arrives on the slot's mbarrier when the copies and MMAs above are done.
+  NVVM::Tcgen05CommitOp::create(b, loc, smemAt(plan.barrierOffsetOf(s)),
+                                Value(), cta1);
 }
 
 void KernelEmitter::emitPipeline() {

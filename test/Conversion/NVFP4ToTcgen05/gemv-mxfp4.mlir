@@ -25,6 +25,7 @@
 // CHECK-NEXT: nvvm.fence.proxy
 // CHECK-NEXT: gpu.barrier
 // CHECK-NEXT: scf.if
+// CHECK-NEXT: nvvm.elect.sync
 // CHECK: nvvm.tcgen05.cp %[[SFA:[^,]*]], %{{.*}} {multicast = #nvvm.tcgen05_cp_multicast<warpx4>, shape = #nvvm.tcgen05_cp_shape<shape_32x128b>}
 // CHECK: nvvm.tcgen05.cp %[[SFB:[^,]*]], %{{.*}} {multicast = #nvvm.tcgen05_cp_multicast<warpx4>, shape = #nvvm.tcgen05_cp_shape<shape_32x128b>}
 // CHECK: %[[FIRST:.*]] = arith.cmpi ne, %[[J]], %c0 : index

@@ -64,7 +64,8 @@
 
 // Main loop over the 16 stages. Each thread checks the sign bits of its
 // row's scale word (its own copy), the sfb thread those of the vector's; the
-// barrier ORs the latter into every thread. Then thread 0 issues.
+// barrier ORs the latter into every thread. Then one elected thread of warp
+// 0 issues.
 // CHECK: scf.for %[[J:.*]] = %c0 to %c16 step %c1 {
 // CHECK: nvvm.cp.async.wait.group 2
 // CHECK: %[[OWN:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> i32
@@ -80,6 +81,8 @@
 // CHECK-NEXT: %[[F2:.*]] = arith.ori %[[F1]], %[[ANY]] : i32
 // CHECK-NEXT: llvm.store %[[F2]], %[[FLAG]] : i32, !llvm.ptr
 // CHECK-NEXT: scf.if
+// CHECK-NEXT: %[[ELECTED:.*]] = nvvm.elect.sync -> i1
+// CHECK-NEXT: scf.if %[[ELECTED]] {
 // CHECK-NEXT: nvvm.tcgen05.fence <after>
 // CHECK: arith.shrui %{{.*}}, %c4_i32 : i32
 // CHECK-NEXT: arith.andi %{{.*}}, %[[FIELD]] : i32
