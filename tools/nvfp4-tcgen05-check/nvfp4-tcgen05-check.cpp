@@ -20,10 +20,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <limits>
 #include <map>
 #include <sstream>
 
