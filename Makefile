@@ -34,7 +34,7 @@ configure: $(BUILD)/build.ninja
 
 build: configure
 	ninja -C $(BUILD) -j $(JOBS) nvfp4-opt nvfp4-run nvfp4-cpu-check nvfp4-sim-check \
-	  nvfp4-unittests nvfp4-docs
+	  nvfp4-tcgen05-check nvfp4-unittests nvfp4-docs
 
 demo: build
 	@scripts/demo.sh $(OPT) $(RUNNER) $(RUNNER_LIBS)

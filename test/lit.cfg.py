@@ -48,7 +48,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.nvfp4_tools_dir, config.llvm_tools_dir]
-tools = ["nvfp4-opt", "nvfp4-run", "nvfp4-cpu-check", "nvfp4-sim-check", "mlir-runner", "mlir-translate", "not", "count", "split-file",
+tools = ["nvfp4-opt", "nvfp4-run", "nvfp4-cpu-check", "nvfp4-sim-check", "nvfp4-tcgen05-check", "mlir-runner", "mlir-translate", "not", "count", "split-file",
          ToolSubst("%python", command=shutil.which("python3") or "python3")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 

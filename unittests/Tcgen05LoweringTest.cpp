@@ -27,6 +27,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <random>
 #include <set>
 #include <sstream>
 
@@ -87,19 +88,29 @@ TEST(Tcgen05PlanTest, InstructionDescriptors) {
 TEST(Tcgen05PlanTest, SharedMemoryDescriptors) {
   for (bool mxfp4 : {false, true}) {
     GemvPlan p = makePlan(256, 1024, 1, mxfp4, false, 4);
-    SmemDesc a = SmemDesc::decode(p.aDescConstant());
-    EXPECT_EQ(a.startAddress, 0u);
-    EXPECT_EQ(a.lbo, 2048u); // 128 rows x 16 bytes: the next K column
-    EXPECT_EQ(a.sbo, 128u);  // the next 8 rows
-    EXPECT_EQ(a.swizzle, Swizzle::None);
-    EXPECT_TRUE(SmemDesc::hasValidFixedBits(p.aDescConstant()));
-    SmemDesc b = SmemDesc::decode(p.bDescConstant());
-    EXPECT_EQ(b.lbo, 128u);
-    EXPECT_EQ(b.sbo, 128u);
+    // 32-byte swizzle: SBO = 8 rows x 32 bytes, LBO unused (16, field 1).
+    for (uint64_t constant : {p.aDescConstant(), p.bDescConstant()}) {
+      SmemDesc d = SmemDesc::decode(constant);
+      EXPECT_EQ(d.startAddress, 0u);
+      EXPECT_EQ(d.lbo, 16u);
+      EXPECT_EQ(d.sbo, 256u);
+      EXPECT_EQ(d.swizzle, Swizzle::B32);
+      EXPECT_EQ(d.baseOffset, 0u);
+      EXPECT_TRUE(SmemDesc::hasValidFixedBits(constant));
+      EXPECT_TRUE(d.isValid());
+    }
+    // One 16-byte column: LBO = SBO, so either reading of the two fields
+    // gives the same rows.
     SmemDesc s = SmemDesc::decode(p.scaleCopyDescConstant());
     EXPECT_EQ(s.sbo, 128u);
-    EXPECT_EQ(s.lbo, 0u);
-    // The step offsets are what KMajorFp4Tile::descriptor adds.
+    EXPECT_EQ(s.lbo, 128u);
+    // Each MMA's operands start on a swizzle atom (base offset 0).
+    for (int64_t step = 0; step < p.mmasPerStage(); ++step) {
+      EXPECT_EQ(p.aStepOffset(step) % KMajorFp4Sw32Tile::kAlignment, 0);
+      EXPECT_EQ(p.bStepOffset(step) % KMajorFp4Sw32Tile::kAlignment, 0);
+    }
+    EXPECT_EQ(p.slotBytes() % KMajorFp4Sw32Tile::kAlignment, 0);
+    // The step offsets are what KMajorFp4Sw32Tile::descriptor adds.
     for (int64_t step = 0; step < p.mmasPerStage(); ++step) {
       EXPECT_EQ(uint32_t(p.aStepOffset(step)),
                 p.aTile().descriptor(0, uint32_t(step)).startAddress);
@@ -107,8 +118,12 @@ TEST(Tcgen05PlanTest, SharedMemoryDescriptors) {
                 p.bTile().descriptor(0, uint32_t(step)).startAddress);
     }
   }
+  // Worked out from the ISA table: swizzle 6 in bits 61-63, bit 46, SBO
+  // 256 >> 4 = 16 in bits 32-45, LBO 16 >> 4 = 1 in bits 16-29.
   EXPECT_EQ(makePlan(128, 64, 1, false, false, 1).aDescConstant(),
-            0x0000400800800000ull);
+            (6ull << 61) | (1ull << 46) | (16ull << 32) | (1ull << 16));
+  EXPECT_EQ(makePlan(128, 64, 1, false, false, 1).scaleCopyDescConstant(),
+            (1ull << 46) | (8ull << 32) | (8ull << 16));
 }
 
 TEST(Tcgen05PlanTest, SharedAndTensorMemoryMaps) {
@@ -161,15 +176,15 @@ TEST(Tcgen05PlanTest, CopiesLandWhereTheTileLayoutSays) {
       if (k % (mxfp4 ? 32 : 16))
         continue;
       GemvPlan p = makePlan(128, k, 1, mxfp4, false, 2);
-      KMajorFp4Tile tile = p.aTile();
+      KMajorFp4Sw32Tile tile = p.aTile();
       for (int64_t t = 0; t < plan::kThreads; ++t) {
         for (int64_t i = 0; i < p.aChunksPerThread(); ++i) {
           plan::Copy<int64_t> c = p.aCopy<int64_t>(t, i, 0, 1, 0, 0);
           int64_t q = t + i * plan::kThreads;
           int64_t row = q / p.aChunksPerRow();
           int64_t kElem = 2 * (q % p.aChunksPerRow()) * p.chunkBytes();
-          EXPECT_EQ(c.dst, p.slotBytes() +
-                               tile.byteOffset(uint32_t(row), uint32_t(kElem)));
+          EXPECT_EQ(c.dst, p.slotBytes() + tile.elementOffset(uint32_t(row),
+                                                              uint32_t(kElem)));
           // Chunks past K re-read the row's last chunk and zero-fill.
           EXPECT_EQ(c.src,
                     row * p.rowBytes() +
@@ -180,7 +195,7 @@ TEST(Tcgen05PlanTest, CopiesLandWhereTheTileLayoutSays) {
       for (int64_t t = 0; t < p.bChunks(); ++t) {
         plan::Copy<int64_t> c = p.bCopy<int64_t>(t, 0, 0, 0);
         EXPECT_EQ(c.dst,
-                  p.bOffset() + p.bTile().byteOffset(
+                  p.bOffset() + p.bTile().elementOffset(
                                     0, uint32_t(2 * t * p.chunkBytes())));
       }
     }
@@ -230,6 +245,7 @@ public:
     committed.clear();
     waited.clear();
     commits.assign(p.stages, 0);
+    negative.assign(plan::kThreads, false);
 
     zeroRing();
     int64_t n = p.kStages();
@@ -266,8 +282,11 @@ public:
       uint32_t column = tmemColumn(addr);
       ASSERT_EQ(column, 0u);
       int64_t row = rowTile * plan::kTileRows + t;
+      // The epilogue's sign rule: NaN for a row that met a negative scale.
       if (row < p.m)
-        c[batch * p.m + row] = double(alpha) * d[lane][column];
+        c[batch * p.m + row] = negative[t]
+                                   ? std::numeric_limits<double>::quiet_NaN()
+                                   : double(alpha) * d[lane][column];
     }
     // The padding rows of B (N = 1..7) must multiply to exactly zero.
     for (int64_t r = 0; r < plan::kTileRows; ++r)
@@ -289,6 +308,7 @@ private:
   std::vector<bool> released; // its MMAs are known complete
   std::set<int64_t> committed, waited;
   std::vector<int64_t> commits; // tcgen05.commit arrivals per slot barrier
+  std::vector<bool> negative;   // a thread's sign flag
 
   uint32_t &cell(uint32_t lane, uint32_t column) {
     EXPECT_LT(column, uint32_t(p.tmemAllocColumns()));
@@ -358,15 +378,10 @@ private:
                    p.sfaLinearByte<int64_t>(t, e, stage, slot, batch, rowTile),
                    written);
         break;
-      case GemvPlan::SfaStaging::BlockedLines:
-        if (p.sfaTailStage(stage))
-          cpAsync(in.sfa,
-                  p.sfaBlockedTailWord<int64_t>(t, stage, slot, batch, rowTile),
-                  4, written);
-        else if (t < 32)
-          cpAsync(in.sfa,
-                  p.sfaBlockedLine<int64_t>(t, stage, slot, batch, rowTile), 16,
-                  written);
+      case GemvPlan::SfaStaging::BlockedWords:
+        cpAsync(in.sfa,
+                p.sfaBlockedWord<int64_t>(t, stage, slot, batch, rowTile), 4,
+                written);
         break;
       }
       if (t == p.sfbThread()) {
@@ -377,6 +392,19 @@ private:
         else
           cpAsync(in.sfb, p.sfbCopy<int64_t>(stage, slot, batch), 4, written);
       }
+    }
+    // The sign check: thread t reads row t's word (its own copy), thread
+    // sfbThread the vector's word; the barrier ORs the latter into all.
+    if (p.checksScaleSigns()) {
+      auto word = [&](int64_t offset) {
+        uint32_t w;
+        std::memcpy(&w, &smem[offset], 4);
+        return w & GemvPlan::kScaleSignBits;
+      };
+      bool vector = word(p.sfbWordOffset<int64_t>(slot)) != 0;
+      for (int64_t t = 0; t < plan::kThreads; ++t)
+        if (vector || word(p.sfaWordOffset<int64_t>(t, slot)))
+          negative[t] = true;
     }
     // Exactly the A tile, row 0 of B, the sfa atom and the first word of
     // the sfb atom are written, each byte once.
@@ -391,7 +419,9 @@ private:
           expected = true;
         else if (rel >= p.bOffset() && rel < p.sfaOffset()) {
           int64_t inTile = rel - p.bOffset();
-          expected = inTile % int64_t(p.bTile().lbo) < 16; // row 0
+          // Row 0 of each K64 slab (row 0 is not swizzled).
+          expected = inTile % int64_t(p.bTile().slabBytes()) <
+                     int64_t(KMajorFp4Sw32Tile::kRowBytes);
         }
       }
       ASSERT_EQ(written[off], expected ? 1 : 0)
@@ -450,9 +480,14 @@ private:
       uint32_t sfbCol =
           uint32_t(p.sfbColumnOf<int64_t>(slot) + p.scaleStepColumn(step));
       int64_t blocks = kMmaK / p.block();
+      // 32-byte swizzled K-major: rows 32 bytes apart, 8-row groups SBO
+      // apart, K halves 16 bytes apart, then address bit 4 ^= bit 7.
+      ASSERT_EQ(a.swizzle, Swizzle::B32);
+      ASSERT_EQ(b.swizzle, Swizzle::B32);
       auto fetch = [&](const SmemDesc &desc, uint32_t row, uint32_t k) {
-        uint32_t addr = desc.startAddress + (k / 32) * desc.lbo +
-                        (row / 8) * desc.sbo + (row % 8) * 16 + (k % 32) / 2;
+        uint32_t addr = desc.startAddress + (row / 8) * desc.sbo +
+                        (row % 8) * 32 + (k / 32) * 16 + (k % 32) / 2;
+        addr ^= ((addr >> 7) & 1) << 4;
         return e2m1(smem, addr - smemBase, k % 2 == 1);
       };
       for (uint32_t r = 0; r < plan::kTileRows; ++r) {
@@ -518,8 +553,40 @@ void poisonBlockedPadding(const GemvPlan &p, std::vector<uint8_t> &scales,
           scales[l * rb * cb * 512 + layout::blockedOffset(r, c, cols)] = nan;
 }
 
+/// NVFP4 scales with the sign bit set at random (about one in 300), and
+/// whether each row (batch-major) meets one: its own or the vector's.
+std::vector<bool> makeSomeScalesNegative(const GemvPlan &p,
+                                         const ref::GemvProblem &problem,
+                                         ref::GemvInputs &in, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  int64_t cols = p.scaleCols();
+  std::vector<bool> rowNegative(p.l * p.m, false);
+  for (int64_t l = 0; l < p.l; ++l) {
+    bool vector = false;
+    for (int64_t c = 0; c < cols; ++c) {
+      int64_t at = l * ref::scaleBatchBytes(problem.layout, 1, cols) +
+                   ref::scaleOffset(problem.layout, 0, c, cols);
+      if (rng() % 97 == 0) {
+        in.sfb[at] |= 0x80;
+        vector = true;
+      }
+    }
+    for (int64_t r = 0; r < p.m; ++r) {
+      bool row = vector;
+      for (int64_t c = 0; c < cols; ++c)
+        if (rng() % 300 == 0) {
+          in.sfa[l * ref::scaleBatchBytes(problem.layout, p.m, cols) +
+                 ref::scaleOffset(problem.layout, r, c, cols)] |= 0x80;
+          row = true;
+        }
+      rowNegative[l * p.m + r] = row;
+    }
+  }
+  return rowNegative;
+}
+
 void checkAgainstReference(const GemvPlan &p, uint64_t seed,
-                           uint32_t smemBase = 0) {
+                           uint32_t smemBase = 0, bool negativeScales = false) {
   SCOPED_TRACE(describe(p));
   std::string why;
   ASSERT_TRUE(p.isValid(&why)) << why;
@@ -538,6 +605,9 @@ void checkAgainstReference(const GemvPlan &p, uint64_t seed,
     poisonBlockedPadding(p, in.sfa, p.m);
     poisonBlockedPadding(p, in.sfb, 1);
   }
+  std::vector<bool> rowNegative(p.l * p.m, false);
+  if (negativeScales)
+    rowNegative = makeSomeScalesNegative(p, problem, in, seed);
   std::vector<double> want = ref::gemvExact(problem, in.a.data(), in.sfa.data(),
                                             in.b.data(), in.sfb.data());
   std::vector<double> got(p.l * p.m, std::numeric_limits<double>::quiet_NaN());
@@ -550,12 +620,21 @@ void checkAgainstReference(const GemvPlan &p, uint64_t seed,
     }
   // Products of e2m1 values and scales of the generated range are exact in
   // float64 and so are their sums: the model must match bit for bit.
-  int64_t mismatches = 0;
-  for (int64_t i = 0; i < p.l * p.m; ++i)
-    if (!(got[i] == want[i]) && mismatches++ < 5)
+  // Rows that met a negative scale must be NaN (the tcgen05 kernel's rule;
+  // the reference and the CUDA-core kernels use the signed value).
+  int64_t mismatches = 0, nanRows = 0;
+  for (int64_t i = 0; i < p.l * p.m; ++i) {
+    bool ok = rowNegative[i] ? std::isnan(got[i]) : got[i] == want[i];
+    nanRows += rowNegative[i];
+    if (!ok && mismatches++ < 5)
       ADD_FAILURE() << "c[" << i / p.m << "][" << i % p.m << "] = " << got[i]
-                    << ", reference " << want[i];
+                    << (rowNegative[i] ? ", a negative scale: want NaN"
+                                       : ", reference ")
+                    << want[i];
+  }
   EXPECT_EQ(mismatches, 0);
+  if (negativeScales)
+    EXPECT_GT(nanRows, 0) << "no row met a negative scale: a vacuous test";
 }
 
 struct Shape {
@@ -595,6 +674,19 @@ TEST(Tcgen05KernelModelTest, BenchmarkShapesOneTile) {
     for (bool blocked : {false, true})
       checkAgainstReference(makePlan(128, k, 2, false, blocked, 4), k);
   checkAgainstReference(makePlan(128, 7168, 1, true, false, 4), 7);
+}
+
+TEST(Tcgen05KernelModelTest, NegativeScalesGiveNaNRows) {
+  // NVFP4 only (ue8m0 has no sign). Both layouts, a scale tail, unaligned
+  // linear rows, several batches; some rows must stay finite.
+  const Shape shapes[] = {{200, 1024, 2}, {130, 80, 3}, {256, 208, 2}};
+  uint64_t seed = 300;
+  for (const Shape &s : shapes)
+    for (bool blocked : {false, true})
+      for (int64_t stages : {1, 3})
+        checkAgainstReference(makePlan(s.m, s.k, s.l, false, blocked, stages),
+                              seed++, /*smemBase=*/0,
+                              /*negativeScales=*/true);
 }
 
 TEST(Tcgen05KernelModelTest, ManyStagesAndShortK) {

@@ -21,16 +21,23 @@
 
 // PTX: .version 8.8
 // PTX: .target sm_100a
-// PTX: .extern .shared .align 128 .b8 __nvfp4_tcgen05_smem[];
+// PTX: .extern .shared .align 1024 .b8 __nvfp4_tcgen05_smem[];
 // PTX: .reqntid 128, 1, 1
 // PTX: tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [__nvfp4_tcgen05_smem+{{[0-9]+}}], {{%r[0-9]+}};
 // PTX: tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
 // PTX: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
+// The NVFP4 sign check rides on the stage barrier; one elected thread of
+// warp 0 issues. Descriptors: scale copy 0x400800080000 (LBO = SBO = 128),
+// A and B 0xC000401000010000 (32-byte swizzle, SBO 256, LBO field 1).
 // PTX: cp.async.wait_group 2;
-// PTX-NEXT: fence.proxy.async.shared::cta;
-// PTX-NEXT: bar.sync 0;
+// PTX: fence.proxy.async.shared::cta;
+// PTX-NEXT: bar.red.or.pred {{%p[0-9]+}}, 0, {{%p[0-9]+}};
+// PTX: elect.sync {{%r[0-9]+}}|{{%p[0-9]+}}, -1;
+// PTX: or.b64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 70403104440320;
+// PTX-NEXT: tcgen05.cp.cta_group::1.32x128b.warpx4 [{{.*}}], {{%rd[0-9]+}};
 // PTX: tcgen05.cp.cta_group::1.32x128b.warpx4 [{{.*}}], {{%rd[0-9]+}};
-// PTX: tcgen05.cp.cta_group::1.32x128b.warpx4 [{{.*}}], {{%rd[0-9]+}};
+// PTX: or.b64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, -4611615580963667968;
+// PTX: or.b64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, -4611615580963667968;
 // PTX: mov.b32 {{%r[0-9]+}}, 134349952;
 // PTX-NEXT: tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16.collector::a::discard [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, {{%r[0-9]+}}, [{{.*}}], [{{.*}}], {{%p[0-9]+}};
 // PTX: tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [{{.*}}];

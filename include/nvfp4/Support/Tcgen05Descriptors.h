@@ -441,6 +441,11 @@ bool SmemDesc::isValid(std::string *why) const {
 // two core matrices adjacent in K, SBO the distance between core matrices
 // adjacent in M (A) or N (B). Two e2m1 values share a byte, element 2j in the
 // low nibble (9.7.16.10.4.6: packed, no padding).
+//
+// The kernel does not use the unswizzled layouts: Triton, which runs them on
+// Blackwell, reads LBO and SBO the other way round for K-major without
+// swizzling and calls the ISA text wrong there. KMajorFp4Sw32Tile, on which
+// the sources agree, is the kernel's layout (docs/tcgen05.md, "Facts").
 
 inline constexpr uint32_t kCoreMatrixRows = 8;
 inline constexpr uint32_t kCoreMatrixRowBytes = 16;
@@ -509,7 +514,8 @@ bool KMajorFp4Tile::isValid(std::string *why) const {
   return true;
 }
 
-/// The layout the lowering uses: each 16-byte K column of the tile is one
+/// The ISA's reading of a packed unswizzled tile (not used by the kernel,
+/// see above): each 16-byte K column of the tile is one
 /// contiguous block of rows x 16 bytes, so SBO = 128 (8-row groups packed)
 /// and LBO = rows * 16 (next K column). A [128 x 64] A tile is two 2 KiB
 /// blocks (LBO 2048); an [8 x 64] B tile two 128-byte blocks (LBO 128).
@@ -517,6 +523,65 @@ constexpr KMajorFp4Tile canonicalKMajorFp4Tile(uint32_t rows, uint32_t kElems) {
   return KMajorFp4Tile{rows, kElems, rows * kCoreMatrixRowBytes,
                        kCoreMatrixBytes};
 }
+
+/// K-major operand with 32-byte swizzling, the layout of the GEMV kernel's
+/// A and B tiles. A swizzle atom is 8 rows x 32 bytes (64 e2m1 values: one
+/// K64 step), rows 32 bytes apart; 8-row groups are SBO = 256 bytes apart;
+/// successive K64 slabs of the tile are rows * 32 bytes apart, so every MMA
+/// starts on an atom. The swizzle is Swizzle<1,4,3> on byte addresses
+/// (address bit 4 ^= bit 7): rows 4-7 of an atom swap their two 16-byte
+/// halves. Its pattern repeats every 256 bytes, so the tile must start
+/// 256-byte aligned for a base offset of 0. LBO is unused for swizzled
+/// K-major layouts ("assumed 1", 9.7.16.3.1.1); field value 1 is written.
+/// The PTX ISA (canonical layout table), CUTLASS (make_umma_desc, K-major
+/// B32) and Triton (getDescriptor) agree on this layout; it is also what a
+/// TMA copy with CU_TENSOR_MAP_SWIZZLE_32B and a 32-byte inner box writes.
+struct KMajorFp4Sw32Tile {
+  uint32_t rows = 0;
+  uint32_t kElems = 0;
+
+  static constexpr uint32_t kRowBytes = kMmaKBytes;
+  static constexpr uint32_t kAtomBytes = kCoreMatrixRows * kRowBytes;
+  /// The swizzle pattern's period: the alignment a tile start needs.
+  static constexpr uint32_t kAlignment = kAtomBytes;
+
+  constexpr uint32_t slabBytes() const { return rows * kRowBytes; }
+  constexpr uint32_t bytes() const { return slabBytes() * (kElems / kMmaK); }
+
+  /// Offset from the tile start of byte `kByte` (element pair 2 kByte,
+  /// 2 kByte + 1) of row `row`, for a tile whose K64 slabs are `slabBytes`
+  /// apart. This is the one definition of the layout: the staging copies
+  /// instantiate it with IR values, the tests with integers. Only `+ * / %`
+  /// with integer constants, so that both index types can evaluate it.
+  template <class V> static V byteOffset(V row, V kByte, int64_t slabBytes) {
+    const int64_t rowBytes = kRowBytes, half = kCoreMatrixRowBytes;
+    V inRow = kByte % rowBytes;
+    // Bit 7 of the offset is bit 2 of the row within the atom; it flips
+    // bit 4, which picks the 16-byte half of the row.
+    V half16 = (inRow / half + row % int64_t(kCoreMatrixRows) / 4) % 2;
+    return kByte / rowBytes * slabBytes +
+           row / int64_t(kCoreMatrixRows) * int64_t(kAtomBytes) +
+           row % int64_t(kCoreMatrixRows) * rowBytes + half16 * half +
+           inRow % half;
+  }
+  /// Byte holding element `k` of row `row`; high nibble when `k` is odd.
+  constexpr uint32_t elementOffset(uint32_t row, uint32_t k) const {
+    return static_cast<uint32_t>(
+        byteOffset<int64_t>(row, k / 2, int64_t(slabBytes())));
+  }
+  /// Start-address advance of K64 step `kStep`: one whole slab.
+  constexpr uint32_t kStepOffset(uint32_t kStep) const {
+    return kStep * slabBytes();
+  }
+  constexpr SmemDesc descriptor(uint32_t tileStart, uint32_t kStep) const {
+    SmemDesc d;
+    d.startAddress = tileStart + kStepOffset(kStep);
+    d.lbo = kCoreMatrixRowBytes; // unused; the ISA's "assumed 1"
+    d.sbo = kAtomBytes;
+    d.swizzle = Swizzle::B32;
+    return d;
+  }
+};
 
 /// K-major operand with 128-byte swizzling: atoms of 8 rows x 128 bytes (256
 /// e2m1 values), the atom's rows 128 bytes apart, atoms along M/N 1024 bytes
@@ -607,11 +672,15 @@ constexpr uint32_t tmemAllocColumns(uint32_t columns) {
 }
 
 /// Descriptor for tcgen05.cp.32x128b.warpx4 of the 512-byte atom at
-/// `atomAddress` (16-byte aligned): no swizzle, SBO 128, LBO 0 (unused).
+/// `atomAddress` (16-byte aligned): no swizzle, SBO 128 between 8-row groups.
+/// The source is one 16-byte column wide, so the ISA never uses LBO here;
+/// it is set to 128 as well, which makes the descriptor mean the same
+/// layout if LBO and SBO were read the other way round (Triton's finding
+/// for tcgen05.mma without swizzling; it reports tcgen05.cp as documented).
 constexpr SmemDesc scaleAtomCopyDesc(uint32_t atomAddress) {
   SmemDesc d;
   d.startAddress = atomAddress;
-  d.lbo = 0;
+  d.lbo = kCoreMatrixRows * kScaleCopyRowBytes;
   d.sbo = kCoreMatrixRows * kScaleCopyRowBytes;
   return d;
 }

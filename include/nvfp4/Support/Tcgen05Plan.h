@@ -117,15 +117,19 @@ struct GemvPlan {
   int64_t sfbThread() const { return bChunks(); }
 
   //--- Shared memory --------------------------------------------------------//
-  KMajorFp4Tile aTile() const {
-    return canonicalKMajorFp4Tile(kTileRows, static_cast<uint32_t>(stageK()));
+  /// A and B tiles: 32-byte swizzled K-major, one 256-byte aligned slab of
+  /// rows x 32 bytes per K64 step.
+  KMajorFp4Sw32Tile aTile() const {
+    return {uint32_t(kTileRows), static_cast<uint32_t>(stageK())};
   }
-  KMajorFp4Tile bTile() const {
-    return canonicalKMajorFp4Tile(kMmaN, static_cast<uint32_t>(stageK()));
+  KMajorFp4Sw32Tile bTile() const {
+    return {uint32_t(kMmaN), static_cast<uint32_t>(stageK())};
   }
   int64_t aTileBytes() const { return kTileRows * stageRowBytes(); }
   int64_t bTileBytes() const { return kMmaN * stageRowBytes(); }
-  // Offsets inside a slot; every region starts 16-byte aligned.
+  // Offsets inside a slot. A and B start on the swizzle period (256 bytes;
+  // the dynamic shared memory is 1024-byte aligned), the rest 16-byte
+  // aligned.
   int64_t aOffset() const { return 0; }
   int64_t bOffset() const { return aTileBytes(); }
   int64_t sfaOffset() const { return bOffset() + bTileBytes(); }
@@ -189,6 +193,22 @@ struct GemvPlan {
   int64_t bStepOffset(int64_t step) const {
     return bOffset() + bTile().kStepOffset(static_cast<uint32_t>(step));
   }
+
+  //--- Scale signs ----------------------------------------------------------//
+  // The MMA reads NVFP4 scales as ue4m3 (no sign), the dialect's e4m3fn
+  // scales have one. The kernel does not multiply with a negative scale: a
+  // row whose scales, or whose vector's scales, have a sign bit set gets
+  // NaN (docs/tcgen05.md). ue8m0 has no sign bit.
+  bool checksScaleSigns() const { return !mxfp4; }
+  static constexpr uint32_t kScaleSignBits = 0x80808080u;
+  /// The word of row `t` in the slot's sfa atom: thread t staged it itself.
+  template <class V> V sfaWordOffset(V t, V slot) const {
+    return slot * slotBytes() + sfaOffset() + layout::atomWordOffset(t);
+  }
+  /// The vector's scale word in the slot (staged by sfbThread()).
+  template <class V> V sfbWordOffset(V slot) const {
+    return slot * slotBytes() + sfbOffset();
+  }
   /// Scale columns (from the slot's region) MMA `step` reads.
   int64_t scaleStepColumn(int64_t step) const {
     return tcgen05::scaleStepColumn(static_cast<uint32_t>(step), scaleVec());
@@ -229,22 +249,20 @@ struct GemvPlan {
 
   //--- Which threads copy what (the kernel branches on these) ---------------//
   // A: every thread, aChunksPerThread() chunks. B: threads t < bChunks().
-  // sfb: thread sfbThread(), byte by byte when sfbBytes(). sfa:
+  // sfb: thread sfbThread(), byte by byte when sfbBytes(). sfa: thread t
+  // always stages the four scales of row t (so it can check their signs
+  // without waiting for other threads):
   enum class SfaStaging {
-    LinearWords, ///< every thread: its row's 4 scales, one 4-byte cp.async
-    LinearBytes, ///< every thread: the same with byte loads and stores
-    BlockedLines ///< threads t < 32: line t of the atom (16 bytes); on the
-                 ///< last stage with a scale tail every thread copies its
-                 ///< row's word instead, zero-filling the padding columns
+    LinearWords, ///< one 4-byte cp.async from the linear row
+    LinearBytes, ///< the same with byte loads and stores (unaligned rows)
+    BlockedWords ///< one 4-byte cp.async of the row's word of the atom; the
+                 ///< padding columns of the last atom are zero-filled
   };
   SfaStaging sfaStaging() const {
     if (blocked)
-      return SfaStaging::BlockedLines;
+      return SfaStaging::BlockedWords;
     return linearScalesAligned() ? SfaStaging::LinearWords
                                  : SfaStaging::LinearBytes;
-  }
-  bool sfaTailStage(int64_t stage) const {
-    return blocked && hasScaleTail() && stage == kStages() - 1;
   }
   bool sfbBytes() const { return !blocked && !linearScalesAligned(); }
 
@@ -264,13 +282,8 @@ struct GemvPlan {
     V kByte = stage * stageRowBytes() + cc * chunk;
     V src = (batch * m + row) * rowBytes() + vmin(kByte, rowBytes() - chunk);
     V srcBytes = vclamp(rowBytes() - kByte, 0, chunk);
-    // KMajorFp4Tile::byteOffset(r, 2 * cc * chunk) of the canonical tile.
-    V inCol = cc * chunk;
     V dst = slot * slotBytes() + aOffset() +
-            (inCol / kCoreMatrixRowBytes) * int64_t(aTile().lbo) +
-            (r / kCoreMatrixRows) * int64_t(aTile().sbo) +
-            (r % kCoreMatrixRows) * kCoreMatrixRowBytes +
-            inCol % kCoreMatrixRowBytes;
+            KMajorFp4Sw32Tile::byteOffset(r, cc * chunk, aTile().slabBytes());
     return {src, dst, srcBytes};
   }
 
@@ -281,10 +294,9 @@ struct GemvPlan {
     V kByte = stage * stageRowBytes() + t * chunk;
     V src = batch * rowBytes() + vmin(kByte, rowBytes() - chunk);
     V srcBytes = vclamp(rowBytes() - kByte, 0, chunk);
-    V inCol = t * chunk;
     V dst = slot * slotBytes() + bOffset() +
-            (inCol / kCoreMatrixRowBytes) * int64_t(bTile().lbo) +
-            inCol % kCoreMatrixRowBytes;
+            KMajorFp4Sw32Tile::byteOffset(vconst(t, 0), t * chunk,
+                                          bTile().slabBytes());
     return {src, dst, srcBytes};
   }
 
@@ -316,19 +328,12 @@ struct GemvPlan {
   template <class V> V sfaAtomStart(V stage, V batch, V rowTile) const {
     return ((batch * rowTiles() + rowTile) * colBlocks() + stage) * kAtomBytes;
   }
-  /// Blocked sfa, whole atom: thread `t` < 32 copies line `t` (16 bytes).
+  /// Blocked sfa: thread `t` copies its row's word of the atom. On the last
+  /// stage with fewer than 4 scale columns the padding columns are
+  /// zero-filled: their bytes in memory need not be finite scales (NaN x 0
+  /// would be NaN).
   template <class V>
-  Copy<V> sfaBlockedLine(V t, V stage, V slot, V batch, V rowTile) const {
-    V line = t * layout::kLineBytes;
-    return {sfaAtomStart(stage, batch, rowTile) + line,
-            slot * slotBytes() + sfaOffset() + line,
-            vconst(t, layout::kLineBytes)};
-  }
-  /// Blocked sfa, last stage with fewer than 4 scale columns: thread `t`
-  /// copies its row's word and zero-fills the padding columns, whose bytes
-  /// in memory need not be finite scales (NaN x 0 would be NaN).
-  template <class V>
-  Copy<V> sfaBlockedTailWord(V t, V stage, V slot, V batch, V rowTile) const {
+  Copy<V> sfaBlockedWord(V t, V stage, V slot, V batch, V rowTile) const {
     V word = layout::atomWordOffset(t);
     return {sfaAtomStart(stage, batch, rowTile) + word,
             slot * slotBytes() + sfaOffset() + word,

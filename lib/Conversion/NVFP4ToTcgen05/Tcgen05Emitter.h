@@ -42,6 +42,8 @@ struct KernelEmitter {
   Value smem, smem32;
   // Tensor-memory base address (i32) returned by tcgen05.alloc.
   Value tmem;
+  // NVFP4: !llvm.ptr to the thread's i32 "negative scale seen" flag.
+  Value signFlag;
 
   IV iv(Value v) { return IV(b, loc, v); }
   Value idx(int64_t v) { return constIndex(b, loc, v); }
@@ -62,14 +64,16 @@ struct KernelEmitter {
 
   // Tcgen05Kernel.cpp
   void emitSetup();
-  /// Thread 0: scales to TMEM, the MMAs of `stage`, commit to the slot's
-  /// mbarrier.
+  /// One elected thread of warp 0: scales to TMEM, the MMAs of `stage`,
+  /// commit to the slot's mbarrier.
   void emitIssueMma(Value stage, Value slot);
+  void emitIssueMmaElected(Value stage, Value slot);
   /// All threads wait for the commit of stage `stage` (index).
   void emitWaitMma(Value stage);
   /// Own cp.async groups done (at most `pending` left), generic-proxy writes
-  /// made visible to the async proxy, CTA barrier.
-  void emitStageLanded(int64_t pending);
+  /// made visible to the async proxy, CTA barrier; for NVFP4 the sign check
+  /// of the scales in ring slot `slot` (index).
+  void emitStageLanded(int64_t pending, Value slot);
   void emitPipeline();
   void emitEpilogue();
 };

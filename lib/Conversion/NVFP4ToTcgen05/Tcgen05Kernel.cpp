@@ -21,6 +21,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::nvfp4::tc5;
 namespace plan = ::nvfp4::tcgen05::plan;
@@ -31,7 +33,9 @@ namespace plan = ::nvfp4::tcgen05::plan;
 /// backend demotes to a 1-byte static `.shared` variable, which ptxas then
 /// reports as accessed out of bounds.)
 static constexpr llvm::StringLiteral kSharedSymbol = "__nvfp4_tcgen05_smem";
-static constexpr uint64_t kSharedAlignment = 128;
+/// The 32-byte swizzle pattern of the A and B tiles repeats every 256 bytes
+/// from an aligned address; 1024 covers every swizzle mode.
+static constexpr uint64_t kSharedAlignment = 1024;
 
 Value KernelEmitter::smemAddress(Value offset) {
   return b.createOrFold<arith::AddIOp>(loc, smem32, toI32(b, loc, offset));
@@ -67,6 +71,15 @@ void KernelEmitter::emitSetup() {
   smem = LLVM::AddressOfOp::create(b, loc, LLVM::LLVMPointerType::get(ctx, 3),
                                    kSharedSymbol);
   smem32 = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), smem);
+  if (plan.checksScaleSigns()) {
+    // One flag a thread, set when a scale of its row or of the vector is
+    // negative (a register once LLVM promotes the slot: it is in the entry
+    // block).
+    auto ptrType = LLVM::LLVMPointerType::get(ctx);
+    signFlag = LLVM::AllocaOp::create(b, loc, ptrType, b.getI32Type(),
+                                      constI32(b, loc, 1), /*alignment=*/4);
+    LLVM::StoreOp::create(b, loc, constI32(b, loc, 0), signFlag);
+  }
 
   // Zero the ring once: rows 1-7 of every B tile and bytes 4-511 of every
   // sfb atom are never written again (the MMA reads them as N padding).
@@ -117,15 +130,52 @@ void KernelEmitter::emitSetup() {
                               smemAt(idx(plan.tmemSlotOffset())));
 }
 
-void KernelEmitter::emitStageLanded(int64_t pending) {
+void KernelEmitter::emitStageLanded(int64_t pending, Value slot) {
   MLIRContext *ctx = b.getContext();
   NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(pending));
+  // Each thread's own copies are now visible to it: thread t checks the
+  // signs of row t's scales, thread sfbThread those of the vector.
+  Value sfaSigns, sfbSigns;
+  if (plan.checksScaleSigns()) {
+    Value signBits = constI32(b, loc, plan::GemvPlan::kScaleSignBits);
+    auto loadSigns = [&](IV offset) {
+      Value word = LLVM::LoadOp::create(b, loc, b.getI32Type(), smemAt(offset),
+                                        /*alignment=*/4);
+      return arith::AndIOp::create(b, loc, word, signBits).getResult();
+    };
+    sfaSigns = loadSigns(plan.sfaWordOffset(iv(tid), iv(slot)));
+    auto ifOp = scf::IfOp::create(
+        b, loc, TypeRange{b.getI32Type()},
+        cmpIndex(arith::CmpIPredicate::eq, tid, plan.sfbThread()),
+        /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    scf::YieldOp::create(b, loc, loadSigns(plan.sfbWordOffset(iv(slot))));
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(b, loc, constI32(b, loc, 0));
+    sfbSigns = ifOp.getResult(0);
+  }
   // cp.async and st.shared write through the generic proxy; tcgen05.cp and
   // tcgen05.mma read through the async proxy.
   NVVM::FenceProxyOp::create(
       b, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
       NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
-  gpu::BarrierOp::create(b, loc);
+  if (!plan.checksScaleSigns()) {
+    gpu::BarrierOp::create(b, loc);
+    return;
+  }
+  // The CTA barrier doubles as the OR of the vector's sign check
+  // (bar.red.or.pred): no extra synchronization.
+  Value vectorNegative =
+      NVVM::BarrierOp::create(
+          b, loc, b.getI32Type(), Value(), Value(),
+          NVVM::BarrierReductionAttr::get(ctx, NVVM::BarrierReduction::OR),
+          sfbSigns)
+          .getRes();
+  Value flag = LLVM::LoadOp::create(b, loc, b.getI32Type(), signFlag);
+  flag = arith::OrIOp::create(b, loc, flag, sfaSigns);
+  flag = arith::OrIOp::create(b, loc, flag, vectorNegative);
+  LLVM::StoreOp::create(b, loc, flag, signFlag);
 }
 
 void KernelEmitter::emitWaitMma(Value stage) {
@@ -135,68 +185,74 @@ void KernelEmitter::emitWaitMma(Value stage) {
 }
 
 void KernelEmitter::emitIssueMma(Value stage, Value slot) {
-  MLIRContext *ctx = b.getContext();
-  ifThen(cmpIndex(arith::CmpIPredicate::eq, tid, 0), [&] {
-    NVVM::Tcgen05FenceOp::create(
-        b, loc,
-        NVVM::Tcgen05FenceKindAttr::get(
-            ctx, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC));
-    auto cta1 = NVVM::CTAGroupKindAttr::get(ctx, NVVM::CTAGroupKind::CTA_1);
-    IV s = iv(slot);
-    IV slotStart = s * plan.slotBytes();
-
-    // Scale atoms: shared memory -> this slot's TMEM columns, replicated
-    // into the four 32-lane partitions.
-    auto copyAtom = [&](int64_t atomOffset, IV column) {
-      Value desc = smemDescriptor(b, loc, plan.scaleCopyDescConstant(),
-                                  smemAddress(slotStart + atomOffset));
-      NVVM::Tcgen05CpOp::create(
-          b, loc,
-          NVVM::Tcgen05CpShapeAttr::get(ctx,
-                                        NVVM::Tcgen05CpShape::SHAPE_32x128b),
-          cta1,
-          NVVM::Tcgen05CpMulticastAttr::get(ctx,
-                                            NVVM::Tcgen05CpMulticast::WARPX4),
-          NVVM::Tcgen05CpSrcFormatAttr(),
-          tmemPointer(b, loc, tmem, toI32(b, loc, column)), desc);
-    };
-    copyAtom(plan.sfaOffset(), plan.sfaColumnOf(s));
-    copyAtom(plan.sfbOffset(), plan.sfbColumnOf(s));
-
-    auto kind = NVVM::MMABlockScaleKindAttr::get(
-        ctx, plan.mxfp4 ? NVVM::MMABlockScaleKind::MXF4
-                        : NVVM::MMABlockScaleKind::MXF4NVF4);
-    auto blockScale = NVVM::Tcgen05MMABlockScaleAttr::get(
-        ctx, plan.mxfp4 ? NVVM::Tcgen05MMABlockScale::BLOCK32
-                        : NVVM::Tcgen05MMABlockScale::BLOCK16);
-    auto collector = NVVM::Tcgen05MMACollectorOpAttr::get(
-        ctx, NVVM::Tcgen05MMACollectorOp::DISCARD);
-    Value d = tmemPointer(b, loc, tmem, constI32(b, loc, plan.dColumn()));
-    // D = A.B on the first K64 step of the row, D += A.B afterwards.
-    Value notFirstStage = cmpIndex(arith::CmpIPredicate::ne, stage, 0);
-    Value trueValue = arith::ConstantIntOp::create(b, loc, 1, 1);
-    for (int64_t step = 0; step < plan.mmasPerStage(); ++step) {
-      Value aDesc =
-          smemDescriptor(b, loc, plan.aDescConstant(),
-                         smemAddress(slotStart + plan.aStepOffset(step)));
-      Value bDesc =
-          smemDescriptor(b, loc, plan.bDescConstant(),
-                         smemAddress(slotStart + plan.bStepOffset(step)));
-      Value idesc = constI32(b, loc, plan.instrDesc(step));
-      Value sfa = tmemPointer(
-          b, loc, tmem,
-          toI32(b, loc, plan.sfaColumnOf(s) + plan.scaleStepColumn(step)));
-      Value sfb = tmemPointer(
-          b, loc, tmem,
-          toI32(b, loc, plan.sfbColumnOf(s) + plan.scaleStepColumn(step)));
-      NVVM::Tcgen05MMABlockScaleOp::create(
-          b, loc, kind, cta1, blockScale, collector, d, aDesc, bDesc, idesc,
-          step == 0 ? notFirstStage : trueValue, sfa, sfb);
-    }
-    // Arrives on the slot's mbarrier when the copies and MMAs above are done.
-    NVVM::Tcgen05CommitOp::create(b, loc, smemAt(plan.barrierOffsetOf(s)),
-                                  Value(), cta1);
+  // One thread of warp 0 issues (elect.sync elects the same lane every
+  // time for the same mask, so every commit tracks all earlier MMAs).
+  ifThen(cmpIndex(arith::CmpIPredicate::eq, warp, 0), [&] {
+    ifThen(NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value()),
+           [&] { emitIssueMmaElected(stage, slot); });
   });
+}
+
+void KernelEmitter::emitIssueMmaElected(Value stage, Value slot) {
+  MLIRContext *ctx = b.getContext();
+  NVVM::Tcgen05FenceOp::create(
+      b, loc,
+      NVVM::Tcgen05FenceKindAttr::get(
+          ctx, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC));
+  auto cta1 = NVVM::CTAGroupKindAttr::get(ctx, NVVM::CTAGroupKind::CTA_1);
+  IV s = iv(slot);
+  IV slotStart = s * plan.slotBytes();
+
+  // Scale atoms: shared memory -> this slot's TMEM columns, replicated
+  // into the four 32-lane partitions.
+  auto copyAtom = [&](int64_t atomOffset, IV column) {
+    Value desc = smemDescriptor(b, loc, plan.scaleCopyDescConstant(),
+                                smemAddress(slotStart + atomOffset));
+    NVVM::Tcgen05CpOp::create(
+        b, loc,
+        NVVM::Tcgen05CpShapeAttr::get(ctx, NVVM::Tcgen05CpShape::SHAPE_32x128b),
+        cta1,
+        NVVM::Tcgen05CpMulticastAttr::get(ctx,
+                                          NVVM::Tcgen05CpMulticast::WARPX4),
+        NVVM::Tcgen05CpSrcFormatAttr(),
+        tmemPointer(b, loc, tmem, toI32(b, loc, column)), desc);
+  };
+  copyAtom(plan.sfaOffset(), plan.sfaColumnOf(s));
+  copyAtom(plan.sfbOffset(), plan.sfbColumnOf(s));
+
+  auto kind = NVVM::MMABlockScaleKindAttr::get(
+      ctx, plan.mxfp4 ? NVVM::MMABlockScaleKind::MXF4
+                      : NVVM::MMABlockScaleKind::MXF4NVF4);
+  auto blockScale = NVVM::Tcgen05MMABlockScaleAttr::get(
+      ctx, plan.mxfp4 ? NVVM::Tcgen05MMABlockScale::BLOCK32
+                      : NVVM::Tcgen05MMABlockScale::BLOCK16);
+  auto collector = NVVM::Tcgen05MMACollectorOpAttr::get(
+      ctx, NVVM::Tcgen05MMACollectorOp::DISCARD);
+  Value d = tmemPointer(b, loc, tmem, constI32(b, loc, plan.dColumn()));
+  // D = A.B on the first K64 step of the row, D += A.B afterwards.
+  Value notFirstStage = cmpIndex(arith::CmpIPredicate::ne, stage, 0);
+  Value trueValue = arith::ConstantIntOp::create(b, loc, 1, 1);
+  for (int64_t step = 0; step < plan.mmasPerStage(); ++step) {
+    Value aDesc =
+        smemDescriptor(b, loc, plan.aDescConstant(),
+                       smemAddress(slotStart + plan.aStepOffset(step)));
+    Value bDesc =
+        smemDescriptor(b, loc, plan.bDescConstant(),
+                       smemAddress(slotStart + plan.bStepOffset(step)));
+    Value idesc = constI32(b, loc, plan.instrDesc(step));
+    Value sfa = tmemPointer(
+        b, loc, tmem,
+        toI32(b, loc, plan.sfaColumnOf(s) + plan.scaleStepColumn(step)));
+    Value sfb = tmemPointer(
+        b, loc, tmem,
+        toI32(b, loc, plan.sfbColumnOf(s) + plan.scaleStepColumn(step)));
+    NVVM::Tcgen05MMABlockScaleOp::create(
+        b, loc, kind, cta1, blockScale, collector, d, aDesc, bDesc, idesc,
+        step == 0 ? notFirstStage : trueValue, sfa, sfb);
+  }
+  // Arrives on the slot's mbarrier when the copies and MMAs above are done.
+  NVVM::Tcgen05CommitOp::create(b, loc, smemAt(plan.barrierOffsetOf(s)),
+                                Value(), cta1);
 }
 
 void KernelEmitter::emitPipeline() {
@@ -209,7 +265,7 @@ void KernelEmitter::emitPipeline() {
              [&] { emitWaitMma(iv(j) - 1); });
       emitStageCopies(j, idx(0));
       NVVM::CpAsyncCommitGroupOp::create(b, loc);
-      emitStageLanded(0);
+      emitStageLanded(0, idx(0));
       emitIssueMma(j, idx(0));
     });
     return;
@@ -223,8 +279,9 @@ void KernelEmitter::emitPipeline() {
   }
   forLoop(0, n, [&](Value j) {
     // Groups 0..j+ahead-1 are committed; group j is stage j.
-    emitStageLanded(ahead - 1);
-    emitIssueMma(j, plan.slotOf(iv(j)));
+    IV slot = plan.slotOf(iv(j));
+    emitStageLanded(ahead - 1, slot);
+    emitIssueMma(j, slot);
     // Refill the slot of stage j - 1 with stage j + ahead once the MMAs of
     // j - 1 have completed (they read its shared memory and TMEM columns).
     IV next = iv(j) + ahead;
@@ -265,6 +322,14 @@ void KernelEmitter::emitEpilogue() {
              LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
              .getResult(0);
   Value result = arith::BitcastOp::create(b, loc, b.getF32Type(), word);
+  if (signFlag) {
+    Value flag = LLVM::LoadOp::create(b, loc, b.getI32Type(), signFlag);
+    Value negative = b.createOrFold<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::ne, flag, constI32(b, loc, 0));
+    Value nan = arith::ConstantOp::create(
+        b, loc, b.getF32FloatAttr(std::numeric_limits<float>::quiet_NaN()));
+    result = arith::SelectOp::create(b, loc, negative, nan, result);
+  }
   if (alpha)
     result = arith::MulFOp::create(b, loc, result, alpha);
   Type outType = cast<MemRefType>(cMem.getType()).getElementType();

@@ -1,20 +1,20 @@
 //===- Tcgen05Staging.cpp - global-to-shared copies of one stage ----------===//
 //
 // One stage is K = 4 * block values: a [128 x stageK] tile of a, row 0 of the
-// [8 x stageK] tile of b, one 512-byte 128x4 atom of sfa and the first word
-// of one atom of sfb. Every copy is a cp.async whose addresses come from the
-// templates of Tcgen05Plan.h; bytes past K are zero-filled by the cp.async
-// source size. Linear scales are converted to the blocked atom while they
-// are staged: thread r copies the 4 scales of row r to the atom position
-// of row r. Only linear scales whose rows are not 4-byte aligned (K/block
-// not a multiple of 4) take ordinary loads and stores.
+// [8 x stageK] tile of b (both 32-byte swizzled, KMajorFp4Sw32Tile), one
+// 512-byte 128x4 atom of sfa and the first word of one atom of sfb. Every
+// copy is a cp.async whose addresses come from the templates of
+// Tcgen05Plan.h; bytes past K are zero-filled by the cp.async source size.
+// Thread r copies the 4 scales of row r to the atom position of row r, so
+// linear scales are converted to the blocked atom while they are staged.
+// Only linear scales whose rows are not 4-byte aligned (K/block not a
+// multiple of 4) take ordinary loads and stores.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Tcgen05Emitter.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::nvfp4::tc5;
@@ -74,31 +74,11 @@ struct StageCopies {
         byteCopy(p.sfaLinearByte(t, byte, stage, slot, batch, rowTile),
                  e.sfaBase);
       return;
-    case plan::GemvPlan::SfaStaging::BlockedLines:
-      break;
-    }
-    auto wholeAtom = [&] {
-      e.ifThen(
-          e.cmpIndex(arith::CmpIPredicate::ult, t, ::nvfp4::layout::kLaneRows),
-          [&] {
-            copy(p.sfaBlockedLine(t, stage, slot, batch, rowTile), e.sfaBase,
-                 ::nvfp4::layout::kLineBytes, false, false);
-          });
-    };
-    if (!p.hasScaleTail()) {
-      wholeAtom();
+    case plan::GemvPlan::SfaStaging::BlockedWords:
+      copy(p.sfaBlockedWord(t, stage, slot, batch, rowTile), e.sfaBase, 4,
+           /*mayBeShort=*/p.hasScaleTail(), /*streaming=*/false);
       return;
     }
-    // The last atom column holds padding columns (p.sfaTailStage): copy it
-    // word by word and zero-fill them.
-    Value last = e.cmpIndex(arith::CmpIPredicate::eq, stage, p.kStages() - 1);
-    auto ifOp = scf::IfOp::create(e.b, e.loc, last, /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard guard(e.b);
-    e.b.setInsertionPointToStart(ifOp.thenBlock());
-    copy(p.sfaBlockedTailWord(t, stage, slot, batch, rowTile), e.sfaBase, 4,
-         /*mayBeShort=*/true, false);
-    e.b.setInsertionPointToStart(ifOp.elseBlock());
-    wholeAtom();
   }
 
   void emitSfb() {

@@ -18,12 +18,20 @@
 // CHECK: nvvm.tcgen05.alloc %{{.*}}, %c32_i32
 // a: 8192 bytes a stage, 4 x 16-byte chunks a thread.
 // CHECK-COUNT-4: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg
+// ue8m0 scales have no sign: a plain barrier, no sign check.
+// CHECK-NOT: llvm.alloca
 // CHECK: scf.for %[[J:.*]] = %c0 to %c8 step %c1 {
-// CHECK-NEXT: nvvm.cp.async.wait.group 1
+// CHECK: nvvm.cp.async.wait.group 1
+// CHECK-NEXT: nvvm.fence.proxy
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: nvvm.elect.sync
 // CHECK: nvvm.tcgen05.cp %[[SFA:[^,]*]], %{{.*}} {multicast = #nvvm.tcgen05_cp_multicast<warpx4>, shape = #nvvm.tcgen05_cp_shape<shape_32x128b>}
 // CHECK: nvvm.tcgen05.cp %[[SFB:[^,]*]], %{{.*}} {multicast = #nvvm.tcgen05_cp_multicast<warpx4>, shape = #nvvm.tcgen05_cp_shape<shape_32x128b>}
 // CHECK: %[[FIRST:.*]] = arith.cmpi ne, %[[J]], %c0 : index
 // CHECK: nvvm.tcgen05.mma.block_scale %[[D:[^,]*]], %{{.*}}, %{{.*}}, %[[ID0]], %[[FIRST]], %[[SFA]], %[[SFB]] {blockScale = #nvvm.tcgen05_mma_block_scale<block32>, ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.block_scale_kind<mxf4>}
+// The second MMA's A slab starts 4096 bytes on (128 rows x 32 bytes).
+// CHECK: arith.addi %{{.*}}, %c4096 : index
 // CHECK: nvvm.tcgen05.mma.block_scale %[[D]], %{{.*}}, %{{.*}}, %[[ID2]], %[[TRUE]], %[[SFA]], %[[SFB]] {blockScale = #nvvm.tcgen05_mma_block_scale<block32>, ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.block_scale_kind<mxf4>}
 // CHECK-NOT: nvvm.tcgen05.mma
 // CHECK: nvvm.tcgen05.commit

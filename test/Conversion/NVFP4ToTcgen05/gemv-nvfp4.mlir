@@ -13,22 +13,27 @@
 // CHECK-SAME: scale_format = "nvfp4", scale_layout = "linear", shared_bytes = 21552 : i64, strategy = "tcgen05"
 
 // CHECK: gpu.module @[[NAME]] [#nvvm.target<O = 3, chip = "sm_100a", features = "+ptx88">]
-// CHECK: llvm.mlir.global external @__nvfp4_tcgen05_smem() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<0 x i8>
+// CHECK: llvm.mlir.global external @__nvfp4_tcgen05_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 // CHECK: gpu.func @[[NAME]]
 // CHECK-SAME: kernel attributes {nvfp4.scale_staging = "linear-to-blocked", nvvm.reqntid = array<i32: 128, 1, 1>}
 
 // Descriptor constants from Tcgen05Descriptors.h: the instruction descriptor
-// 0x08020480 (M 128, N 8, e2m1 x e2m1, ue4m3 scales), the A tile (LBO 2048,
-// SBO 128: 0x400800800000), the B tile (LBO 128, SBO 128: 0x400800080000) and
-// the scale-atom copy (SBO 128: 0x400800000000).
+// 0x08020480 (M 128, N 8, e2m1 x e2m1, ue4m3 scales), the A and B tiles
+// (32-byte swizzle, SBO 256, LBO field 1: 0xC000401000010000) and the
+// scale-atom copy (SBO = LBO = 128: 0x400800080000).
 // CHECK-DAG: %[[IDESC:.*]] = arith.constant 134349952 : i32
-// CHECK-DAG: %[[ADESC:.*]] = arith.constant 70403112304640 : i64
-// CHECK-DAG: %[[BDESC:.*]] = arith.constant 70403104440320 : i64
-// CHECK-DAG: %[[CPDESC:.*]] = arith.constant 70403103916032 : i64
+// CHECK-DAG: %[[ABDESC:.*]] = arith.constant -4611615580963667968 : i64
+// CHECK-DAG: %[[CPDESC:.*]] = arith.constant 70403104440320 : i64
+// CHECK-DAG: %[[SIGNS:.*]] = arith.constant -2139062144 : i32
+// CHECK-DAG: %[[NAN:.*]] = arith.constant 0x7FC00000 : f32
 // CHECK-DAG: %[[FIELD:.*]] = arith.constant 16383 : i32
 // CHECK-DAG: %[[SMEM:.*]] = llvm.mlir.addressof @__nvfp4_tcgen05_smem : !llvm.ptr<3>
 // CHECK-DAG: %[[TID:.*]] = gpu.thread_id x
 // CHECK-DAG: %[[SMEM32:.*]] = llvm.ptrtoint %[[SMEM]] : !llvm.ptr<3> to i32
+
+// The thread's negative-scale flag, before any control flow.
+// CHECK: %[[FLAG:.*]] = llvm.alloca %c1_i32 x i32 {alignment = 4 : i64} : (i32) -> !llvm.ptr
+// CHECK-NEXT: llvm.store %c0_i32, %[[FLAG]] : i32, !llvm.ptr
 
 // The ring (4 x 5376 bytes) is zeroed once; the mbarriers of the 4 slots,
 // then tcgen05.alloc of 64 columns (8 for D, 4 x 4 each for sfa and sfb).
@@ -57,12 +62,27 @@
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: nvvm.cp.async.commit.group
 
-// Main loop over the 16 stages.
+// Main loop over the 16 stages. Each thread checks the sign bits of its
+// row's scale word (its own copy), the sfb thread those of the vector's; the
+// barrier ORs the latter into every thread. Then one elected thread of warp
+// 0 issues.
 // CHECK: scf.for %[[J:.*]] = %c0 to %c16 step %c1 {
-// CHECK-NEXT: nvvm.cp.async.wait.group 2
-// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
-// CHECK-NEXT: gpu.barrier
-// CHECK: scf.if
+// CHECK: nvvm.cp.async.wait.group 2
+// CHECK: %[[OWN:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> i32
+// CHECK-NEXT: %[[OWNSIGNS:.*]] = arith.andi %[[OWN]], %[[SIGNS]] : i32
+// CHECK-NEXT: %[[VEC:.*]] = scf.if %{{.*}} -> (i32) {
+// CHECK: arith.andi %{{.*}}, %[[SIGNS]] : i32
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %c0_i32 : i32
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: %[[ANY:.*]] = nvvm.barrier #nvvm.reduction<or> %[[VEC]] -> i32
+// CHECK-NEXT: %[[F0:.*]] = llvm.load %[[FLAG]] : !llvm.ptr -> i32
+// CHECK-NEXT: %[[F1:.*]] = arith.ori %[[F0]], %[[OWNSIGNS]] : i32
+// CHECK-NEXT: %[[F2:.*]] = arith.ori %[[F1]], %[[ANY]] : i32
+// CHECK-NEXT: llvm.store %[[F2]], %[[FLAG]] : i32, !llvm.ptr
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: %[[ELECTED:.*]] = nvvm.elect.sync -> i1
+// CHECK-NEXT: scf.if %[[ELECTED]] {
 // CHECK-NEXT: nvvm.tcgen05.fence <after>
 // CHECK: arith.shrui %{{.*}}, %c4_i32 : i32
 // CHECK-NEXT: arith.andi %{{.*}}, %[[FIELD]] : i32
@@ -74,8 +94,9 @@
 // CHECK-NEXT: nvvm.tcgen05.cp %[[SFB]], %{{.*}} {multicast = #nvvm.tcgen05_cp_multicast<warpx4>, shape = #nvvm.tcgen05_cp_shape<shape_32x128b>}
 // CHECK: %[[D:.*]] = llvm.inttoptr %[[TMEM]] : i32 to !llvm.ptr<6>
 // CHECK: %[[FIRST:.*]] = arith.cmpi ne, %[[J]], %c0 : index
-// CHECK: %[[A:.*]] = arith.ori %{{.*}}, %[[ADESC]] : i64
-// CHECK: %[[B:.*]] = arith.ori %{{.*}}, %[[BDESC]] : i64
+// CHECK: %[[A:.*]] = arith.ori %{{.*}}, %[[ABDESC]] : i64
+// CHECK: arith.addi %{{.*}}, %c4096 : index
+// CHECK: %[[B:.*]] = arith.ori %{{.*}}, %[[ABDESC]] : i64
 // CHECK-NEXT: nvvm.tcgen05.mma.block_scale %[[D]], %[[A]], %[[B]], %[[IDESC]], %[[FIRST]], %[[SFA]], %[[SFB]] {blockScale = #nvvm.tcgen05_mma_block_scale<block16>, ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.block_scale_kind<mxf4nvf4>} : (!llvm.ptr<6>, i64, i64, i32, i1, !llvm.ptr<6>, !llvm.ptr<6>)
 // CHECK-NOT: nvvm.tcgen05.mma
 // CHECK: nvvm.tcgen05.commit %{{.*}} : !llvm.ptr<3>
@@ -98,7 +119,10 @@
 // CHECK-NEXT: nvvm.tcgen05.wait <load>
 // CHECK-NEXT: %[[PINNED:.*]] = llvm.inline_asm has_side_effects "mov.b32 $0, $1;", "=r,r" %[[RES]] : (i32) -> i32
 // CHECK-NEXT: %[[F:.*]] = arith.bitcast %[[PINNED]] : i32 to f32
-// CHECK-NEXT: %[[S:.*]] = arith.mulf %[[F]], %arg5 : f32
+// CHECK-NEXT: %[[SEEN:.*]] = llvm.load %[[FLAG]] : !llvm.ptr -> i32
+// CHECK-NEXT: %[[NEG:.*]] = arith.cmpi ne, %[[SEEN]], %c0_i32 : i32
+// CHECK-NEXT: %[[R:.*]] = arith.select %[[NEG]], %[[NAN]], %[[F]] : f32
+// CHECK-NEXT: %[[S:.*]] = arith.mulf %[[R]], %arg5 : f32
 // CHECK-NEXT: %[[H:.*]] = arith.truncf %[[S]] : f32 to f16
 // CHECK: memref.store %[[H]], %arg4[%{{.*}}, %{{.*}}] : memref<2x256xf16>
 // CHECK: nvvm.tcgen05.fence <before>
@@ -116,16 +140,15 @@ func.func @nvfp4_linear(%a: memref<2x256x512xi8>, %sfa: memref<2x256x64xf8E4M3FN
 
 // -----
 
-// NVFP4, blocked scales: the atom is copied as 32 lines of 16 bytes by
-// threads 0-31; sfb reads the first word of its atom.
+// NVFP4, blocked scales: thread t copies row t's word of the atom (4 bytes);
+// sfb reads the first word of its atom.
 
 // CHECK-LABEL: func.func @nvfp4_blocked
 // CHECK: scale_layout = "blocked128x4"
 // CHECK: gpu.func @nvfp4_gemv_7168x2048x4_nvfp4_blocked128x4_bf16_tcgen05
 // CHECK-SAME: nvfp4.scale_staging = "blocked-copy"
-// CHECK: arith.cmpi ult, %{{.*}}, %c32 : index
-// CHECK-NEXT: scf.if
-// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = ca
+// CHECK-NOT: arith.cmpi ult, %{{.*}}, %c32 : index
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 4, cache = ca
 // CHECK: nvvm.tcgen05.mma.block_scale {{.*}}kind = #nvvm.block_scale_kind<mxf4nvf4>
 // CHECK-NOT: arith.mulf
 // CHECK: arith.truncf %{{.*}} : f32 to bf16

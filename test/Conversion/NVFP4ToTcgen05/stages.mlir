@@ -13,8 +13,8 @@
 // ONE: nvvm.cp.async.shared.global
 // ONE: nvvm.cp.async.commit.group
 // ONE-NEXT: nvvm.cp.async.wait.group 0
-// ONE-NEXT: nvvm.fence.proxy
-// ONE-NEXT: gpu.barrier
+// ONE: nvvm.fence.proxy
+// ONE-NEXT: nvvm.barrier #nvvm.reduction<or>
 // ONE: nvvm.tcgen05.mma.block_scale
 // ONE: nvvm.tcgen05.commit
 // ONE: }
@@ -25,7 +25,7 @@
 // TWO: shared_bytes = 10784 : i64
 // TWO: nvvm.cp.async.commit.group
 // TWO-NEXT: scf.for
-// TWO-NEXT: nvvm.cp.async.wait.group 0
+// TWO: nvvm.cp.async.wait.group 0
 // TWO: nvvm.tcgen05.mma.block_scale
 // TWO: nvvm.tcgen05.commit
 // TWO: mbarrier.try_wait.parity.shared::cta.b64

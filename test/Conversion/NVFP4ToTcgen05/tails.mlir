@@ -26,15 +26,17 @@ func.func @nvfp4_tail_linear(%a: memref<2x200x40xi8>, %sfa: memref<2x200x5xf8E4M
 // -----
 
 // Blocked scales with K/16 = 5: the atom of the last stage (stage 1) holds 3
-// padding columns whose bytes need not be finite; it is copied word by word
-// with a source size of 5 - 4 = 1 byte, the rest zero-filled.
+// padding columns whose bytes need not be finite. Each thread copies its
+// row's word with a source size of min(5 - 4 stage, 4) bytes: 1 on the last
+// stage, the rest zero-filled.
 
 // CHECK-LABEL: func.func @nvfp4_tail_blocked
-// CHECK: %[[LAST:.*]] = arith.cmpi eq, %{{.*}}, %c1 : index
-// CHECK: scf.if %[[LAST]] {
-// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 4, cache = ca, %{{.*}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
-// CHECK: } else {
-// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = ca : !llvm.ptr<3>, !llvm.ptr<1>
+// CHECK: %[[COLS:.*]] = arith.subi %c5, %{{.*}} : index
+// CHECK: %[[LO:.*]] = arith.maxsi %[[COLS]], %c0 : index
+// CHECK: %[[N:.*]] = arith.minsi %[[LO]], %c4 : index
+// CHECK: %[[N32:.*]] = arith.index_cast %[[N]] : index to i32
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 4, cache = ca, %[[N32]] : !llvm.ptr<3>, !llvm.ptr<1>, i32
+// CHECK-NOT: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = ca : !llvm.ptr<3>, !llvm.ptr<1>
 func.func @nvfp4_tail_blocked(%a: memref<1x256x40xi8>, %sfa: memref<1x2x2x512xf8E4M3FN>,
     %b: memref<1x40xi8>, %sfb: memref<1x1x2x512xf8E4M3FN>, %c: memref<1x256xf16>) {
   nvfp4.gemv <nvfp4> <blocked128x4> %a, %sfa, %b, %sfb into %c

@@ -1,0 +1,447 @@
+//===- nvfp4-tcgen05-check.cpp - the tcgen05 kernel against the PTX ISA ---===//
+//
+// Checks a generated tcgen05 GEMV kernel (its .ptx) with the independent
+// model of IsaModel.h: the descriptor constants, MMA kind, block size,
+// tcgen05.cp and tcgen05.ld shapes are parsed from the PTX and interpreted
+// as the PTX ISA defines them, on shared memory filled the way the kernel
+// fills it (the staging formulas of nvfp4/Support/Tcgen05Plan.h, which the
+// lowering instantiates as IR), from the same seeded input bytes as the
+// float64 reference. Every checked row must equal the reference exactly.
+//
+// --mutate breaks one encoder, either in the PTX text (a descriptor constant
+// edited) or in the staging, to show that the model notices.
+//
+//===----------------------------------------------------------------------===//
+
+#include "IsaModel.h"
+
+#include "nvfp4/Support/Reference.h"
+#include "nvfp4/Support/Tcgen05Plan.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+using namespace nvfp4;
+namespace plan = nvfp4::tcgen05::plan;
+
+namespace {
+
+const char *kDescription =
+    "Checks the PTX of a tcgen05 GEMV kernel (written by nvfp4-opt "
+    "--nvfp4-to-ptx=\"strategy=tcgen05 ... export-dir=DIR\") against an "
+    "independent model of the PTX ISA: the instruction and shared-memory "
+    "descriptors found in the PTX are decoded by the ISA's tables, operands "
+    "are read through the ISA's canonical layouts, scales through the "
+    "tensor-memory layout of block scaling. Shared memory is filled as the "
+    "kernel's staging fills it, from seeded random inputs; the result must "
+    "equal the float64 reference exactly. Exit status 0 when it does, 1 on a "
+    "mismatch or a value the ISA does not allow, 2 on bad usage.";
+
+/// Encoder breakages --mutate can apply: in the PTX text, or in the staging.
+const std::map<std::string, const char *> kMutations = {
+    {"swap-lbo-sbo", "A/B descriptors with the LBO and SBO fields swapped"},
+    {"swizzle-none", "A/B descriptors without swizzling"},
+    {"swizzle-64b", "A/B descriptors with the 64-byte swizzle"},
+    {"swizzle-128b", "A/B descriptors with the 128-byte swizzle"},
+    {"sbo-half", "A/B descriptors with half the SBO"},
+    {"scale-type", "instruction descriptors with bit 23 flipped"},
+    {"scale-id", "instruction descriptors with the scale IDs moved"},
+    {"copy-sbo", "the tcgen05.cp descriptor with twice the SBO"},
+    {"nibble-order-a",
+     "staging that swaps the two e2m1 values of each byte of A"},
+    {"nibble-order-both", "the same for A and B: the dot products do not "
+                          "change, so this one must pass"},
+    {"unswizzled-staging", "staging that leaves out the 32-byte swizzle"},
+    {"scale-rows", "staging that puts row r's scales at row r + 1"},
+};
+
+bool isPtxMutation(const std::string &m) {
+  return m != "nibble-order-a" && m != "nibble-order-both" &&
+         m != "unswizzled-staging" && m != "scale-rows";
+}
+
+uint64_t setField(uint64_t word, unsigned lo, unsigned width, uint64_t v) {
+  uint64_t mask = ((uint64_t(1) << width) - 1) << lo;
+  return (word & ~mask) | ((v << lo) & mask);
+}
+uint64_t field(uint64_t word, unsigned lo, unsigned width) {
+  return (word >> lo) & ((uint64_t(1) << width) - 1);
+}
+
+/// The PTX with the constants of one mutation edited.
+std::string mutatePtx(const std::string &ptx, const isa::PtxFacts &facts,
+                      const std::string &mutation) {
+  std::string out = ptx;
+  auto edit = [&](const isa::ConstantSite &site, uint64_t value) {
+    out = isa::replaceConstant(out, site, value);
+  };
+  std::map<size_t, bool> done; // one edit per PTX line
+  for (size_t i = 0; i < facts.mmas.size(); ++i) {
+    const isa::MmaSite &s = facts.mmas[i];
+    for (auto [word, site] :
+         {std::pair{s.aDesc, s.aSite}, std::pair{s.bDesc, s.bSite}}) {
+      if (done[site.line])
+        continue;
+      uint64_t w = word;
+      if (mutation == "swap-lbo-sbo")
+        w = setField(setField(w, 16, 14, field(word, 32, 14)), 32, 14,
+                     field(word, 16, 14));
+      else if (mutation == "swizzle-none")
+        w = setField(w, 61, 3, 0);
+      else if (mutation == "swizzle-64b")
+        w = setField(w, 61, 3, 4);
+      else if (mutation == "swizzle-128b")
+        w = setField(w, 61, 3, 2);
+      else if (mutation == "sbo-half")
+        w = setField(w, 32, 14, field(word, 32, 14) / 2);
+      else
+        continue;
+      done[site.line] = true;
+      edit(site, w);
+    }
+    if (!done[s.idescSite.line] &&
+        (mutation == "scale-type" || mutation == "scale-id")) {
+      uint64_t w = s.idesc;
+      if (mutation == "scale-type")
+        w ^= uint64_t(1) << 23;
+      else // IDs 0 <-> 2 (block32) or 0 -> 2 (block16)
+        w = setField(setField(w, 4, 2, field(w, 4, 2) ^ 2), 29, 2,
+                     field(w, 29, 2) ^ 2);
+      done[s.idescSite.line] = true;
+      edit(s.idescSite, w);
+    }
+  }
+  if (mutation == "copy-sbo")
+    for (size_t i = 0; i < facts.copySites.size(); ++i)
+      if (!done[facts.copySites[i].line]) {
+        done[facts.copySites[i].line] = true;
+        edit(facts.copySites[i],
+             setField(facts.copyDescs[i], 32, 14,
+                      2 * field(facts.copyDescs[i], 32, 14)));
+      }
+  return out;
+}
+
+/// The CTA's data movement, as the kernel's staging does it (plan
+/// templates), and the tensor-core work through the ISA model.
+class Cta {
+public:
+  Cta(const plan::GemvPlan &p, const isa::PtxFacts &facts,
+      const ref::GemvInputs &in, uint32_t smemBase, std::string mutation)
+      : p(p), facts(facts), in(in), mutation(std::move(mutation)) {
+    smem.base = smemBase;
+  }
+
+  /// D of row tile `rowTile` of batch `batch`; false with `error` set when
+  /// the model rejects something.
+  bool run(int64_t batch, int64_t rowTile, std::vector<double> &rows,
+           std::string &error) {
+    smem.bytes.assign(size_t(p.sharedBytes()), 0);
+    tmem = isa::TensorMemory();
+    acc = isa::Accumulator();
+    int64_t perStage = p.mmasPerStage();
+    if (facts.mmas.size() % size_t(perStage))
+      return fail(error, "the PTX has " + std::to_string(facts.mmas.size()) +
+                             " tcgen05.mma, not a multiple of the " +
+                             std::to_string(perStage) + " of a stage");
+    for (int64_t stage = 0; stage < p.kStages(); ++stage) {
+      int64_t slot = stage % p.stages;
+      stageCopies(stage, slot, batch, rowTile);
+      uint32_t slotAddr = smem.base + uint32_t(slot * p.slotBytes());
+      auto desc = [&](uint64_t constant, int64_t offset) {
+        // The kernel ORs (address >> 4) & 0x3FFF into the constant.
+        return constant | ((uint64_t(slotAddr + offset) >> 4) & 0x3FFF);
+      };
+      // Every tcgen05.cp of the PTX uses the same descriptor constant.
+      uint64_t copyDesc = facts.copyDescs.front();
+      if (!isa::copyScales(facts, desc(copyDesc, p.sfaOffset()),
+                           uint32_t(p.sfaColumn(slot)), smem, tmem, error) ||
+          !isa::copyScales(facts, desc(copyDesc, p.sfbOffset()),
+                           uint32_t(p.sfbColumn(slot)), smem, tmem, error))
+        return false;
+      for (int64_t step = 0; step < perStage; ++step) {
+        // Every repetition of the MMA sequence in the PTX (the loop body,
+        // a peeled or unrolled copy) must carry the same constants.
+        const isa::MmaSite &site = facts.mmas[size_t(step)];
+        for (size_t i = size_t(step); i < facts.mmas.size();
+             i += size_t(perStage)) {
+          const isa::MmaSite &other = facts.mmas[i];
+          if (other.idesc != site.idesc || other.aDesc != site.aDesc ||
+              other.bDesc != site.bDesc)
+            return fail(error, "copies of the MMA sequence in the PTX "
+                               "disagree on a descriptor constant");
+        }
+        uint32_t scaleColumn = uint32_t(p.scaleStepColumn(step));
+        if (!isa::blockScaledMma(
+                facts, site.idesc, desc(site.aDesc, p.aStepOffset(step)),
+                desc(site.bDesc, p.bStepOffset(step)),
+                uint32_t(p.sfaColumn(slot)) + scaleColumn,
+                uint32_t(p.sfbColumn(slot)) + scaleColumn,
+                stage != 0 || step != 0, smem, tmem, acc, error))
+          return false;
+      }
+    }
+    rows.assign(plan::kTileRows, 0.0);
+    for (unsigned t = 0; t < plan::kThreads; ++t)
+      if (!isa::loadResult(facts, acc, t / 32, t % 32, unsigned(p.dColumn()),
+                           rows[t], error))
+        return false;
+    // The vector's padding rows (N = 1..7) must give exactly zero.
+    for (unsigned t = 0; t < plan::kTileRows; ++t)
+      for (unsigned n = 1; n < acc.n; ++n)
+        if (acc.d[t * acc.n + n] != 0.0)
+          return fail(error, "D column " + std::to_string(n) + " of row " +
+                                 std::to_string(t) + " is not zero");
+    return true;
+  }
+
+private:
+  const plan::GemvPlan &p;
+  const isa::PtxFacts &facts;
+  const ref::GemvInputs &in;
+  std::string mutation;
+  isa::SharedMemory smem;
+  isa::TensorMemory tmem;
+  isa::Accumulator acc;
+
+  static bool fail(std::string &error, const std::string &message) {
+    error = message;
+    return false;
+  }
+
+  enum class Bytes { A, B, Scales };
+
+  /// cp.async with zero-fill; `what` selects the staging mutations.
+  void cpAsync(const std::vector<uint8_t> &src, const plan::Copy<int64_t> &c,
+               int64_t bytes, Bytes what) {
+    int64_t dst = c.dst;
+    bool operand = what != Bytes::Scales;
+    if (operand && mutation == "unswizzled-staging")
+      dst ^= ((dst >> 7) & 1) << 4; // the swizzle undone
+    bool swapNibbles = (what == Bytes::A && mutation == "nibble-order-a") ||
+                       (operand && mutation == "nibble-order-both");
+    for (int64_t i = 0; i < bytes; ++i) {
+      uint8_t v = i < c.srcBytes ? src[size_t(c.src + i)] : 0;
+      if (swapNibbles)
+        v = uint8_t(v << 4 | v >> 4);
+      smem.bytes[size_t(dst + i)] = v;
+    }
+  }
+  void byteCopy(const std::vector<uint8_t> &src,
+                const plan::ByteCopy<int64_t> &c) {
+    smem.bytes[size_t(c.dst)] = c.valid ? src[size_t(c.src)] : 0;
+  }
+
+  void stageCopies(int64_t stage, int64_t slot, int64_t batch,
+                   int64_t rowTile) {
+    for (int64_t t = 0; t < plan::kThreads; ++t) {
+      for (int64_t i = 0; i < p.aChunksPerThread(); ++i)
+        cpAsync(in.a, p.aCopy<int64_t>(t, i, stage, slot, batch, rowTile),
+                p.chunkBytes(), Bytes::A);
+      if (t < p.bChunks())
+        cpAsync(in.b, p.bCopy<int64_t>(t, stage, slot, batch), p.chunkBytes(),
+                Bytes::B);
+      int64_t row = mutation == "scale-rows" ? (t + 1) % plan::kThreads : t;
+      switch (p.sfaStaging()) {
+      case plan::GemvPlan::SfaStaging::LinearWords: {
+        plan::Copy<int64_t> c =
+            p.sfaLinearCopy<int64_t>(t, stage, slot, batch, rowTile);
+        c.dst = p.sfaWordOffset<int64_t>(row, slot);
+        cpAsync(in.sfa, c, 4, Bytes::Scales);
+        break;
+      }
+      case plan::GemvPlan::SfaStaging::LinearBytes:
+        for (int64_t e = 0; e < 4; ++e) {
+          plan::ByteCopy<int64_t> c =
+              p.sfaLinearByte<int64_t>(t, e, stage, slot, batch, rowTile);
+          c.dst = p.sfaWordOffset<int64_t>(row, slot) + e;
+          byteCopy(in.sfa, c);
+        }
+        break;
+      case plan::GemvPlan::SfaStaging::BlockedWords: {
+        plan::Copy<int64_t> c =
+            p.sfaBlockedWord<int64_t>(t, stage, slot, batch, rowTile);
+        c.dst = p.sfaWordOffset<int64_t>(row, slot);
+        cpAsync(in.sfa, c, 4, Bytes::Scales);
+        break;
+      }
+      }
+      if (t == p.sfbThread()) {
+        if (p.sfbBytes())
+          for (int64_t e = 0; e < 4; ++e)
+            byteCopy(in.sfb, p.sfbLinearByte<int64_t>(e, stage, slot, batch));
+        else
+          cpAsync(in.sfb, p.sfbCopy<int64_t>(stage, slot, batch), 4,
+                  Bytes::Scales);
+      }
+    }
+  }
+};
+
+bool readFile(const std::string &path, std::string &text) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f)
+    return false;
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  text = ss.str();
+  return true;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string ptxPath, format = "nvfp4", layoutName = "linear", mutation;
+  int64_t m = 0, k = 0, l = 1, stages = 4;
+  uint64_t seed = 1;
+  uint32_t smemBase = 1024;
+  bool sample = false;
+  CLI::App app(kDescription, "nvfp4-tcgen05-check");
+  app.add_option("ptx", ptxPath, "the kernel's .ptx file")->required();
+  app.add_option("--m", m, "rows of the matrix")->required();
+  app.add_option("--k", k, "columns of the matrix")->required();
+  app.add_option("--l", l, "batches (default 1)");
+  app.add_option("--format", format, "nvfp4 or mxfp4 (default nvfp4)")
+      ->check(CLI::IsMember({"nvfp4", "mxfp4"}));
+  app.add_option("--layout", layoutName,
+                 "scale layout: linear or blocked (default linear)")
+      ->check(CLI::IsMember({"linear", "blocked"}));
+  app.add_option("--stages", stages, "the kernel's stages option (default 4)");
+  app.add_option("--seed", seed, "seed of the inputs (default 1)");
+  app.add_option("--smem-base", smemBase,
+                 "shared-window address of the dynamic shared memory "
+                 "(default 1024)");
+  app.add_flag("--sample", sample,
+               "check the first and the last row tile of each batch only");
+  std::string mutationHelp = "break one encoder:";
+  for (const auto &[name, what] : kMutations)
+    mutationHelp += std::string(" ") + name + " (" + what + ");";
+  app.add_option("--mutate", mutation, mutationHelp)->check(CLI::IsMember([] {
+    std::vector<std::string> names;
+    for (const auto &entry : kMutations)
+      names.push_back(entry.first);
+    return names;
+  }()));
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp &) {
+    std::fputs(app.help().c_str(), stdout);
+    return 0;
+  } catch (const CLI::ParseError &e) {
+    std::fprintf(stderr, "nvfp4-tcgen05-check: error: %s (see --help)\n",
+                 e.what());
+    return 2;
+  }
+
+  plan::GemvPlan p;
+  p.m = m;
+  p.k = k;
+  p.l = l;
+  p.mxfp4 = format == "mxfp4";
+  p.blocked = layoutName == "blocked";
+  p.stages = stages;
+  std::string why;
+  if (!p.isValid(&why)) {
+    std::fprintf(stderr, "nvfp4-tcgen05-check: error: %s\n", why.c_str());
+    return 2;
+  }
+  std::string ptx;
+  if (!readFile(ptxPath, ptx)) {
+    std::fprintf(stderr, "nvfp4-tcgen05-check: error: cannot read '%s'\n",
+                 ptxPath.c_str());
+    return 2;
+  }
+  isa::PtxFacts facts;
+  std::string error;
+  if (!isa::parsePtx(ptx, facts, error)) {
+    std::fprintf(stderr, "nvfp4-tcgen05-check: error: %s: %s\n",
+                 ptxPath.c_str(), error.c_str());
+    return 2;
+  }
+  if (!mutation.empty() && isPtxMutation(mutation)) {
+    ptx = mutatePtx(ptx, facts, mutation);
+    if (!isa::parsePtx(ptx, facts, error)) {
+      std::fprintf(stderr, "nvfp4-tcgen05-check: error: mutated PTX: %s\n",
+                   error.c_str());
+      return 2;
+    }
+  }
+  std::printf("nvfp4-tcgen05-check: %s, %s, %zu tcgen05.mma, seed %llu%s%s\n",
+              facts.mmaOpcode.c_str(),
+              facts.electSync ? "issued under elect.sync" : "no elect.sync",
+              facts.mmas.size(), (unsigned long long)seed,
+              mutation.empty() ? "" : ", mutation ", mutation.c_str());
+
+  // What the kernel and the model must agree on before any data moves.
+  auto reject = [&](const std::string &message) {
+    std::printf("nvfp4-tcgen05-check: FAIL: %s\n", message.c_str());
+    return 1;
+  };
+  const char *wantKind = p.mxfp4 ? "mxf4" : "mxf4nvf4";
+  if (facts.kind != wantKind || facts.scaleVec != unsigned(p.block()))
+    return reject("the PTX's MMA is ." + facts.kind + ".block" +
+                  std::to_string(facts.scaleVec) + ", the problem needs ." +
+                  wantKind + ".block" + std::to_string(p.block()));
+  if (!facts.electSync)
+    return reject("the MMA is not issued under elect.sync");
+  for (const isa::MmaSite &site : facts.mmas)
+    for (uint64_t word : {site.aDesc, site.bDesc}) {
+      // A swizzle pattern repeats every 8 rows x its width; the model
+      // applies it to absolute addresses, so the memory must be aligned.
+      unsigned swizzle = unsigned(field(word, 61, 3));
+      uint32_t period = swizzle == 6 ? 256 : swizzle == 4 ? 512 : 1024;
+      if (swizzle && (facts.sharedAlignment % period || smemBase % period))
+        return reject("the shared memory is " +
+                      std::to_string(facts.sharedAlignment) +
+                      "-byte aligned, the swizzle pattern needs " +
+                      std::to_string(period));
+    }
+
+  ref::GemvProblem problem;
+  problem.m = m;
+  problem.k = k;
+  problem.l = l;
+  problem.format = p.mxfp4 ? ref::ScaleFormat::MXFP4 : ref::ScaleFormat::NVFP4;
+  problem.layout =
+      p.blocked ? ref::ScaleLayout::Blocked128x4 : ref::ScaleLayout::Linear;
+  problem.output = ref::ElementType::F32;
+  ref::GemvInputs in =
+      ref::generateGemvInputs(problem, ref::Distribution::Full, seed);
+  std::vector<double> want = ref::gemvExact(problem, in.a.data(), in.sfa.data(),
+                                            in.b.data(), in.sfb.data());
+
+  Cta cta(p, facts, in, smemBase, mutation);
+  int64_t checked = 0, mismatches = 0;
+  for (int64_t batch = 0; batch < l; ++batch)
+    for (int64_t tile = 0; tile < p.rowTiles(); ++tile) {
+      if (sample && tile != 0 && tile != p.rowTiles() - 1)
+        continue;
+      std::vector<double> rows;
+      if (!cta.run(batch, tile, rows, error))
+        return reject(error);
+      for (int64_t t = 0; t < plan::kTileRows; ++t) {
+        int64_t row = tile * plan::kTileRows + t;
+        if (row >= m)
+          break;
+        ++checked;
+        // Products of e2m1 values and the generated scales are exact in
+        // float64, and so are their sums: equality is required.
+        double got = rows[size_t(t)], expect = want[size_t(batch * m + row)];
+        if (!(got == expect) && mismatches++ < 3)
+          std::printf("nvfp4-tcgen05-check: c[%lld][%lld] = %.17g, "
+                      "reference %.17g\n",
+                      (long long)batch, (long long)row, got, expect);
+      }
+    }
+  if (mismatches)
+    return reject(std::to_string(mismatches) + " of " +
+                  std::to_string(checked) + " rows differ from the reference");
+  std::printf("nvfp4-tcgen05-check: OK: %lld rows equal the float64 "
+              "reference\n",
+              (long long)checked);
+  return 0;
+}
