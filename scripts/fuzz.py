@@ -160,10 +160,15 @@ def mutate_ir(rng, text):
     return text
 
 
+# Where the tools run: a relative path in a random option (export-dir=1)
+# lands here, not in the caller's directory.
+RUN_DIR = None
+
+
 def run(cmd, timeout, stdin=None):
     try:
         p = subprocess.run(cmd, input=stdin, capture_output=True, text=True,
-                           errors="replace", timeout=timeout)
+                           errors="replace", timeout=timeout, cwd=RUN_DIR)
         return p.returncode, p.stdout, p.stderr
     except subprocess.TimeoutExpired:
         return None, "", ""
@@ -310,10 +315,13 @@ def main():
     ap.add_argument("--out", default="fuzz-out",
                     help="where reproducers go (default fuzz-out)")
     args = ap.parse_args()
-    tools = {"opt": os.path.join(args.build, "bin", "nvfp4-opt"),
-             "run": os.path.join(args.build, "bin", "nvfp4-run")}
+    build = os.path.abspath(args.build)
+    tools = {"opt": os.path.join(build, "bin", "nvfp4-opt"),
+             "run": os.path.join(build, "bin", "nvfp4-run")}
     os.makedirs(args.out, exist_ok=True)
     args.work = tempfile.mkdtemp(prefix="nvfp4-fuzz-")
+    global RUN_DIR
+    RUN_DIR = args.work
     try:
         seeds = seed_inputs()
         exported = export_seeds(tools, args.work)
