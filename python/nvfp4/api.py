@@ -1,0 +1,71 @@
+"""nvfp4.compile and nvfp4.gemv."""
+import threading
+
+from .cache import Cache
+from .chips import chip_for_capability
+from .compiler import compiler_id, find_compiler
+from .errors import ArgumentError, CompileError
+from .kernel import Kernel
+from .options import pipeline_options
+from .spec import GemvSpec
+from .tensors import infer_spec_fields
+
+_kernels = {}
+_kernels_lock = threading.Lock()
+
+
+def device_chip(device=None):
+    """The target nvfp4 compiles for on CUDA device `device` (the current
+    one when None), e.g. sm_90a on an H200."""
+    import torch
+    if not torch.cuda.is_available():
+        raise ArgumentError("no CUDA device is visible: pass chip= (e.g. "
+                            "chip='sm_90a') to compile for one")
+    return chip_for_capability(*torch.cuda.get_device_capability(device))
+
+
+def compile(m, k, l, format="nvfp4", layout="linear", output="f16",
+            alpha=True, chip=None, cache_dir=None, **options):
+    """The GEMV kernel c[M, L] = alpha * A[M, K, L] . b[K, L] for one shape,
+    built by the project's pipeline with `options` (the --nvfp4-to-ptx
+    options, `rows_per_block=4` for rows-per-block=4) or taken from the
+    cache. Where nvfp4-opt is missing, only the cache is used."""
+    spec = GemvSpec(m, k, l, format, layout, output, alpha)
+    pipeline = pipeline_options(chip or device_chip(), options)
+    cache = Cache(cache_dir)
+    key = (spec, pipeline, cache.directory)
+    with _kernels_lock:
+        if key in _kernels:
+            return _kernels[key]
+        compiler = find_compiler()
+        if compiler:
+            identity = compiler_id(compiler)
+            manifest = (cache.find(spec, pipeline, identity) or
+                        cache.store(spec, pipeline, compiler, identity))
+        else:
+            manifest = cache.find(spec, pipeline)
+            if manifest is None:
+                raise CompileError(
+                    f"no nvfp4-opt (set NVFP4_OPT or build the repository) "
+                    f"and no cached kernel for {spec.spec()} with "
+                    f"'{pipeline}' in {cache.directory}")
+        kernel = Kernel.from_manifest(manifest)
+        if kernel.spec != spec or kernel.chip != pipeline.split()[0][5:]:
+            raise CompileError(f"{manifest} describes {kernel.spec.spec()} "
+                               f"for {kernel.chip}, not the {spec.spec()} "
+                               f"requested with '{pipeline}'")
+        _kernels[key] = kernel
+        return kernel
+
+
+def gemv(a, b, sfa, sfb, c, alpha=None, format=None, chip=None,
+         cache_dir=None, **options):
+    """c = alpha * A . b on the reference problem's tensors (see
+    nvfp4.tensors), compiling the kernel for their shape on first use.
+    alpha=None uses a kernel without alpha. Returns c."""
+    m, k, l, format, layout, output = infer_spec_fields(a, sfa, c, format)
+    if chip is None and a.device.type == "cuda":
+        chip = device_chip(a.device)
+    kernel = compile(m, k, l, format, layout, output, alpha is not None,
+                     chip=chip, cache_dir=cache_dir, **options)
+    return kernel(a, b, sfa, sfb, c, alpha=alpha)
