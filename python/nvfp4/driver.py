@@ -73,12 +73,13 @@ class CudaDriver:
 
     def describe(self, call, result):
         text, name = ctypes.c_char_p(), ctypes.c_char_p()
-        if self._cuGetErrorString(result, ctypes.byref(text)) or not text.value:
-            text.value = b"unknown error"
-        if self._cuGetErrorName(result, ctypes.byref(name)) or not name.value:
-            name.value = b"?"
-        return (f"{call}: {text.value.decode()} ({name.value.decode()} = "
-                f"{result})")
+        if self._cuGetErrorString(result, ctypes.byref(text)):
+            text.value = None
+        if self._cuGetErrorName(result, ctypes.byref(name)):
+            name.value = None
+        text = (text.value or b"unknown error").decode(errors="replace")
+        name = (name.value or b"?").decode(errors="replace")
+        return f"{call}: {text} ({name} = {result})"
 
     def _check(self, call, result, detail=""):
         if result:

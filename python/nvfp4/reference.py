@@ -5,6 +5,7 @@ The decoders below work on raw bytes so that they run on any PyTorch,
 including builds without the float8/float4 dtypes (those get uint8
 tensors). Numbers: docs/problem.md section 1, docs/numerics.md.
 """
+from .ir import FORMATS
 from .tensors import (OUTPUT_DTYPES, PACKED_DTYPE, SCALE_DTYPES,
                       blocked_shape)
 
@@ -73,8 +74,7 @@ def unblock(permuted, rows, cols):
 def gemv_reference(a, b, sfa, sfb, m, k, format="nvfp4", alpha=1.0):
     """float64 c [L, M] of the reference problem's tensors: a [M, K/2, L],
     b [N, K/2, L] (row 0), sfa [M, K/B, L] or blocked, sfb likewise."""
-    torch = _torch()
-    block = 16 if format == "nvfp4" else 32
+    block = FORMATS[format][0]
     cols = k // block
     if len(sfa.shape) == 6:
         sfa, sfb = unblock(sfa, m, cols), unblock(sfb, 1, cols)
@@ -124,7 +124,7 @@ def reference_inputs(m, k, l, seed, format="nvfp4", dist="full",
     random bytes, as in the reference: a kernel must not read it."""
     torch = _torch()
     generator = torch.Generator().manual_seed(seed)
-    block = 16 if format == "nvfp4" else 32
+    block = FORMATS[format][0]
     cols = k // block
     scale_dtype = SCALE_DTYPES[format]
 

@@ -49,7 +49,8 @@ def test_module_operand_types():
 
 def test_scripts_path_runs_the_same_writer():
     script = os.path.join(ROOT, "scripts", "nvfp4_ir.py")
-    specs = ["130x1040x2:blocked128x4", "convert:130x6x2:e4m3:linear:blocked128x4"]
+    specs = ["130x1040x2:blocked128x4",
+             "convert:130x6x2:e4m3:linear:blocked128x4"]
     out = subprocess.run([sys.executable, script] + specs, check=True,
                          capture_output=True, text=True).stdout
     assert out == "\n".join(ir.function(s) for s in specs)
