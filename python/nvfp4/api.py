@@ -1,7 +1,7 @@
 """nvfp4.compile and nvfp4.gemv."""
 import threading
 
-from .cache import Cache
+from .cache import Cache, default_cache_dir
 from .chips import chip_for_capability
 from .compiler import compiler_id, find_compiler
 from .errors import ArgumentError, CompileError
@@ -12,16 +12,24 @@ from .tensors import infer_spec_fields
 
 _kernels = {}
 _kernels_lock = threading.Lock()
+# The arguments of compile() as given -> its kernel: the cost of a call
+# that finds its kernel is one dictionary lookup.
+_calls = {}
+_chips = {}
 
 
 def device_chip(device=None):
     """The target nvfp4 compiles for on CUDA device `device` (the current
     one when None), e.g. sm_90a on an H200."""
+    if device in _chips:
+        return _chips[device]
     import torch
     if not torch.cuda.is_available():
         raise ArgumentError("no CUDA device is visible: pass chip= (e.g. "
                             "chip='sm_90a') to compile for one")
-    return chip_for_capability(*torch.cuda.get_device_capability(device))
+    chip = chip_for_capability(*torch.cuda.get_device_capability(device))
+    _chips[device] = chip
+    return chip
 
 
 def compile(m, k, l, format="nvfp4", layout="linear", output="f16",
@@ -30,16 +38,23 @@ def compile(m, k, l, format="nvfp4", layout="linear", output="f16",
     built by the project's pipeline with `options` (the --nvfp4-to-ptx
     options, `rows_per_block=4` for rows-per-block=4) or taken from the
     cache. Where nvfp4-opt is missing, only the cache is used."""
+    chip = chip or device_chip()
+    call = (m, k, l, format, layout, output, alpha, chip,
+            cache_dir or default_cache_dir(), tuple(sorted(options.items())))
+    try:
+        return _calls[call]
+    except (KeyError, TypeError):  # TypeError: an unhashable option value
+        pass
     spec = GemvSpec(m, k, l, format, layout, output, alpha)
-    pipeline = pipeline_options(chip or device_chip(), options)
+    pipeline = pipeline_options(chip, options)
     cache = Cache(cache_dir)
     key = (spec, pipeline, cache.directory)
     with _kernels_lock:
         if key in _kernels:
-            return _kernels[key]
+            return _remember(call, _kernels[key])
         compiler = find_compiler()
         if compiler:
-            identity = compiler_id(compiler)
+            identity = compiler_id(compiler, cache.directory)
             manifest = (cache.find(spec, pipeline, identity) or
                         cache.store(spec, pipeline, compiler, identity))
         else:
@@ -55,7 +70,15 @@ def compile(m, k, l, format="nvfp4", layout="linear", output="f16",
                                f"for {kernel.chip}, not the {spec.spec()} "
                                f"requested with '{pipeline}'")
         _kernels[key] = kernel
-        return kernel
+        return _remember(call, kernel)
+
+
+def _remember(call, kernel):
+    try:
+        _calls[call] = kernel
+    except TypeError:
+        pass
+    return kernel
 
 
 def gemv(a, b, sfa, sfb, c, alpha=None, format=None, chip=None,

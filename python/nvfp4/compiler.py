@@ -28,8 +28,7 @@ def find_compiler():
     return shutil.which("nvfp4-opt")
 
 
-@functools.lru_cache(maxsize=None)
-def _compiler_id(path, size, mtime_ns):
+def _compute_id(path):
     digest = hashlib.sha256()
     with open(path, "rb") as binary:
         for chunk in iter(lambda: binary.read(1 << 20), b""):
@@ -42,10 +41,39 @@ def _compiler_id(path, size, mtime_ns):
     return digest.hexdigest()[:16]
 
 
-def compiler_id(path):
+@functools.lru_cache(maxsize=None)
+def _compiler_id(path, size, mtime_ns, memo_dir):
+    # Starting nvfp4-opt costs a few tenths of a second (it loads MLIR and
+    # LLVM), so the id of a given binary is remembered in `memo_dir`.
+    binary = f"{path}|{size}|{mtime_ns}"
+    memo = memo_dir and os.path.join(memo_dir, "compilers", hashlib.sha256(
+        binary.encode()).hexdigest()[:16])
+    if memo:
+        try:
+            with open(memo) as file:
+                identity = file.read().strip()
+            if len(identity) == 16:
+                return identity
+        except OSError:
+            pass
+    identity = _compute_id(path)
+    if memo:
+        try:
+            os.makedirs(os.path.dirname(memo), exist_ok=True)
+            temporary = f"{memo}.{os.getpid()}"
+            with open(temporary, "w") as file:
+                file.write(identity + "\n")
+            os.replace(temporary, memo)
+        except OSError:
+            pass  # only a lost shortcut
+    return identity
+
+
+def compiler_id(path, memo_dir=None):
     """16 hex digits naming the compiler: its binary and LLVM version."""
+    path = os.path.realpath(path)
     stat = os.stat(path)
-    return _compiler_id(path, stat.st_size, stat.st_mtime_ns)
+    return _compiler_id(path, stat.st_size, stat.st_mtime_ns, memo_dir)
 
 
 def first_error_line(stderr):

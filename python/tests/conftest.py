@@ -129,6 +129,12 @@ class FakeDriver:
         return values
 
 
+def forget_kernels(monkeypatch):
+    """Empties the in-memory kernel tables, as in a new process."""
+    monkeypatch.setattr(nvfp4.api, "_kernels", {})
+    monkeypatch.setattr(nvfp4.api, "_calls", {})
+
+
 @pytest.fixture
 def compiler():
     path = find_compiler()
@@ -140,7 +146,7 @@ def compiler():
 @pytest.fixture
 def cache_dir(tmp_path, monkeypatch):
     """An empty cache and an empty in-memory kernel table."""
-    monkeypatch.setattr(nvfp4.api, "_kernels", {})
+    forget_kernels(monkeypatch)
     return str(tmp_path / "cache")
 
 

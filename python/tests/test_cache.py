@@ -7,7 +7,7 @@ import time
 import pytest
 
 import nvfp4
-from conftest import FakeDriver, reference_layout
+from conftest import FakeDriver, forget_kernels, reference_layout
 from nvfp4 import Cache, CompileError, GemvSpec
 from nvfp4.cache import request_key
 from nvfp4.compiler import compiler_id
@@ -37,6 +37,25 @@ def test_compiler_id_follows_the_binary(tmp_path):
     assert compiler_id(str(first)) != compiler_id(str(second))
 
 
+def test_compiler_id_is_remembered(tmp_path):
+    """Starting the compiler costs time: its id is kept in the cache, keyed
+    by the binary's path, size and time of change."""
+    from nvfp4.compiler import _compiler_id
+    binary = tmp_path / "opt"
+    binary.write_text("#!/bin/sh\necho 'LLVM version 22'\n")
+    binary.chmod(0o755)
+    memo = str(tmp_path / "cache")
+    identity = compiler_id(str(binary), memo)
+    stat = binary.stat()
+    script = "#!/bin/sh\nexit 9 # never run\n"
+    binary.write_text(script.ljust(stat.st_size - 1, "#") + "\n")
+    os.utime(binary, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    _compiler_id.cache_clear()
+    assert compiler_id(str(binary), memo) == identity
+    os.utime(binary, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+    assert compiler_id(str(binary), memo) != identity
+
+
 def test_compile_caches_on_disk(compiler, cache_dir, monkeypatch):
     start = time.perf_counter()
     kernel = nvfp4.compile(256, 512, 2, layout="blocked128x4", alpha=False,
@@ -49,7 +68,7 @@ def test_compile_caches_on_disk(compiler, cache_dir, monkeypatch):
     assert nvfp4.compile(256, 512, 2, layout="blocked128x4", alpha=False,
                          chip="sm_90a", cache_dir=cache_dir) is kernel
     # A new process: nothing in memory, the disk cache answers.
-    monkeypatch.setattr(nvfp4.api, "_kernels", {})
+    forget_kernels(monkeypatch)
     monkeypatch.setattr(nvfp4.cache, "export", None)  # compiling would fail
     start = time.perf_counter()
     again = nvfp4.compile(256, 512, 2, layout="blocked128x4", alpha=False,
@@ -87,7 +106,7 @@ def test_without_compiler_the_cache_is_used(compiler, cache_dir,
     built = nvfp4.compile(128, 256, 1, chip="sm_90a", cache_dir=cache_dir)
     carried = str(tmp_path / "carried")
     shutil.copytree(cache_dir, carried)  # as copied to a GPU machine
-    monkeypatch.setattr(nvfp4.api, "_kernels", {})
+    forget_kernels(monkeypatch)
     monkeypatch.setattr(nvfp4.api, "find_compiler", lambda: None)
     kernel = nvfp4.compile(128, 256, 1, chip="sm_90a", cache_dir=carried)
     assert kernel.name == built.name
@@ -124,7 +143,7 @@ def test_tampered_cache_entry_is_refused(compiler, cache_dir, monkeypatch):
     fields["m"] = 256
     with open(kernel.manifest.path, "w") as file:
         json.dump(fields, file)
-    monkeypatch.setattr(nvfp4.api, "_kernels", {})
+    forget_kernels(monkeypatch)
     with pytest.raises(nvfp4.ManifestError, match="does not match the PTX"):
         nvfp4.compile(128, 256, 1, chip="sm_90a", cache_dir=cache_dir)
 

@@ -4,7 +4,7 @@ import os
 import sys
 
 import nvfp4
-from conftest import ROOT, FakeDriver, FakeTensor
+from conftest import ROOT, FakeDriver, FakeTensor, forget_kernels
 
 EXAMPLES = os.path.join(ROOT, "python", "examples")
 sys.path.insert(0, EXAMPLES)
@@ -42,7 +42,7 @@ def test_gpu_script_kernel_list(compiler, tmp_path, monkeypatch, capsys):
     for fields, chip in requests:
         nvfp4.GemvSpec(**fields)
     assert {chip for _, chip in requests} == {"sm_90a", "sm_100a"}
-    monkeypatch.setattr(nvfp4.api, "_kernels", {})
+    forget_kernels(monkeypatch)
     monkeypatch.setattr(check_and_time, "requests", lambda: requests[-2:])
     cache = str(tmp_path / "kernels")
     check_and_time.prepare(cache)
