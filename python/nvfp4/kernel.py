@@ -8,7 +8,7 @@ from .chips import cannot_run_reason
 from .driver import DEFAULT_SHARED_LIMIT, shared_driver
 from .errors import ArgumentError
 from .manifest import ALPHA_PARAM, read_manifest, read_ptx
-from .tensors import check_operands, compact_rows
+from .tensors import OperandChecker, compact_rows
 
 
 def current_stream(device):
@@ -34,6 +34,15 @@ class Kernel:
         self._driver = driver
         self._loaded = {}  # device index -> (context, function)
         self._lock = threading.Lock()
+        self._check = OperandChecker(self.spec)
+        # The argument values live here between launches; the driver
+        # copies them during cuLaunchKernel, under _launch_lock.
+        self._values = [ctypes.c_float() if name == ALPHA_PARAM
+                        else ctypes.c_uint64()
+                        for name in manifest.params]
+        self._params = (ctypes.c_void_p * len(self._values))(
+            *[ctypes.addressof(value) for value in self._values])
+        self._launch_lock = threading.Lock()
 
     @classmethod
     def from_manifest(cls, path, driver=None):
@@ -103,23 +112,23 @@ class Kernel:
         """Queues the kernel with operand pointers `pointers` (a dict by
         parameter name), f32 `alpha` and CUstream `stream` (an int): the
         manifest's parameter order, grid, block and shared memory."""
-        context, function = self.load(device)
-        values = [ctypes.c_float(alpha) if name == ALPHA_PARAM
-                  else ctypes.c_uint64(pointers[name])
-                  for name in self.manifest.params]
-        params = (ctypes.c_void_p * len(values))(
-            *[ctypes.addressof(value) for value in values])
+        loaded = self._loaded.get(device) or self.load(device)
+        context, function = loaded
+        manifest = self.manifest
         driver = self.driver
-        driver.make_current(context)
-        driver.launch(function, self.manifest.grid, self.manifest.block,
-                      self.manifest.shared_bytes, stream, params)
+        with self._launch_lock:
+            for name, value in zip(manifest.params, self._values):
+                value.value = alpha if name == ALPHA_PARAM else pointers[name]
+            driver.make_current(context)
+            driver.launch(function, manifest.grid, manifest.block,
+                          manifest.shared_bytes, stream, self._params)
 
     def __call__(self, a, b, sfa, sfb, c, alpha=None, stream=None):
         """c = alpha * A . b on tensors in the reference problem's format
         (tensors.py); returns c. `stream` defaults to PyTorch's current
         stream on the operands' device."""
         alpha = self.alpha_value(alpha)
-        operands = check_operands(self.spec, a, b, sfa, sfb, c)
+        operands = self._check(a, b, sfa, sfb, c)
         copies = {name: compact_rows(tensor)
                   for name, tensor in (("b", b), ("sfb", sfb))
                   if name in operands.gather}

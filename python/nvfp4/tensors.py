@@ -82,8 +82,9 @@ def _check_dtype(name, tensor, allowed):
 
 def _check_shape(name, tensor, shape, meaning):
     actual = tuple(tensor.shape)
+    # None stands for any positive size (the vector's row count N).
     if len(actual) != len(shape) or any(
-            want is not None and got != want
+            got < 1 if want is None else got != want
             for got, want in zip(actual, shape)):
         wanted = _dims("N" if d is None else d for d in shape)
         raise ArgumentError(f"{name}: shape is {_dims(actual)}; expected "
@@ -170,6 +171,85 @@ def check_operands(spec, a, b, sfa, sfb, c):
                                 f"on a {ALIGNMENT}-byte boundary")
         pointers[name] = pointer
     return Operands(device, pointers, gather)
+
+
+class OperandChecker:
+    """check_operands for one spec, its expectations computed once: a call
+    whose operands fit costs a few attribute reads each; any other is
+    handed to check_operands, which names what is wrong."""
+
+    def __init__(self, spec):
+        self.spec = spec
+        m, k, l, cols = spec.m, spec.k, spec.l, spec.scale_columns
+        half = k // 2
+
+        def dtypes(*names):
+            return frozenset("torch." + name for name in names)
+        packed = dtypes(PACKED_DTYPE, RAW_DTYPE)
+        scales = dtypes(SCALE_DTYPES[spec.format], RAW_DTYPE)
+        # (dtypes, shape, strides) of a, sfa, c and the blocked sfb; the
+        # vectors of the linear layout have a free row count.
+        self._fixed = [(0, packed, (m, half, l), (half, 1, m * half)),
+                       (4, dtypes(OUTPUT_DTYPES[spec.output]), (m, 1, l),
+                        (1, 1, m))]
+        self._vectors = [(1, packed, half)]
+        if spec.layout == "linear":
+            self._fixed.append((2, scales, (m, cols, l), (cols, 1, m * cols)))
+            self._vectors.append((3, scales, cols))
+        else:
+            for index, rows in ((2, m), (3, 1)):
+                self._fixed.append((index, scales,
+                                    blocked_shape(rows, cols, l),
+                                    blocked_strides(rows, cols, l)))
+        self._fixed = [(index, names, shape, strides,
+                        [d for d, size in enumerate(shape) if size != 1])
+                       for index, names, shape, strides in self._fixed]
+
+    def _fits(self, operands):
+        l = self.spec.l
+        for index, names, shape, strides, compared in self._fixed:
+            tensor = operands[index]
+            if str(tensor.dtype) not in names or tuple(tensor.shape) != shape:
+                return None
+            actual = tensor.stride()
+            for d in compared:
+                if actual[d] != strides[d]:
+                    return None
+        gather = []
+        for index, names, width in self._vectors:
+            tensor = operands[index]
+            if str(tensor.dtype) not in names:
+                return None
+            shape = tuple(tensor.shape)
+            if len(shape) != 3 or shape[1:] != (width, l) or shape[0] < 1:
+                return None
+            rows = shape[0]
+            row, inner, batch = tensor.stride()
+            if ((rows > 1 and row != width) or (width > 1 and inner != 1) or
+                    (l > 1 and batch != rows * width)):
+                return None
+            if rows > 1 and l > 1:
+                gather.append(("b", "sfb")[index == 3])
+        device = None
+        pointers = {}
+        for name, tensor in zip(("a", "b", "sfa", "sfb", "c"), operands):
+            where = tensor.device
+            if where.type != "cuda":
+                return None
+            index = where.index or 0
+            if device is None:
+                device = index
+            elif index != device:
+                return None
+            pointer = tensor.data_ptr()
+            if pointer % ALIGNMENT and name not in gather:
+                return None
+            pointers[name] = pointer
+        return Operands(device, pointers, gather)
+
+    def __call__(self, a, b, sfa, sfb, c):
+        return (self._fits((a, b, sfa, sfb, c)) or
+                check_operands(self.spec, a, b, sfa, sfb, c))
 
 
 def compact_rows(tensor):

@@ -8,6 +8,7 @@ from conftest import FakeDriver, reference_layout
 from nvfp4 import ArgumentError, GemvSpec, Kernel
 import nvfp4
 from nvfp4.compiler import export
+from nvfp4.manifest import read_manifest, read_ptx
 
 
 @pytest.fixture(scope="module")
@@ -57,10 +58,11 @@ def test_launch_follows_the_manifest(manifests):
 
 def test_parameter_order_and_shared_memory_come_from_the_manifest(manifests):
     driver = FakeDriver()
-    kernel = Kernel.from_manifest(manifests[True], driver)
+    manifest = read_manifest(manifests[True])
     order = ("alpha", "c", "sfb", "b", "sfa", "a")
-    kernel.manifest = dataclasses.replace(kernel.manifest, params=order,
-                                          shared_bytes=64 * 1024)
+    kernel = Kernel(dataclasses.replace(manifest, params=order,
+                                        shared_bytes=64 * 1024),
+                    read_ptx(manifest), driver)
     ops = operands(kernel.spec, rows=1)
     kernel(*ops, alpha=0.375, stream=0)
     (launch,) = driver.launches

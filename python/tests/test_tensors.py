@@ -1,10 +1,12 @@
 """The operand checks, on stand-ins of CUDA tensors (and, where PyTorch is
 installed, on the strides its own permutes give)."""
+import re
+
 import pytest
 
 from conftest import FakeTensor, reference_layout
 from nvfp4 import ArgumentError, GemvSpec
-from nvfp4.tensors import check_operands, infer_spec_fields
+from nvfp4.tensors import OperandChecker, check_operands, infer_spec_fields
 
 
 def operands(spec, layout=None, **kwargs):
@@ -25,6 +27,7 @@ SPECS = [GemvSpec(7168, 2048, 4, layout="blocked128x4", alpha=False),
 def test_reference_layout_accepted(spec):
     ops = operands(spec)
     checked = check_operands(spec, *ops)
+    assert OperandChecker(spec)(*ops) == checked  # the launch's fast path
     assert checked.device == 0
     assert checked.pointers == {name: t.data_ptr() for name, t in
                                 zip(("a", "b", "sfa", "sfb", "c"), ops)}
@@ -37,6 +40,7 @@ def test_reference_layout_accepted(spec):
 def test_compact_vector_needs_no_copy():
     spec = GemvSpec(256, 512, 2)
     assert check_operands(spec, *operands(spec, rows=1)).gather == []
+    assert OperandChecker(spec)(*operands(spec, rows=1)).gather == []
 
 
 def replace(ops, index, tensor):
@@ -81,8 +85,33 @@ A, B, SFA, SFB, C = operands(SPEC)
      "c: data starts at 0x100002, not on a 16-byte boundary"),
 ])
 def test_refused(index, tensor, words):
+    ops = replace((A, B, SFA, SFB, C), index, tensor)
     with pytest.raises(ArgumentError, match=words):
-        check_operands(SPEC, *replace((A, B, SFA, SFB, C), index, tensor))
+        check_operands(SPEC, *ops)
+    with pytest.raises(ArgumentError, match=words):
+        OperandChecker(SPEC)(*ops)
+
+
+@pytest.mark.parametrize("index, tensor", [
+    (1, FakeTensor((3, 256, 2), (256, 1, 768), "uint8")),
+    (1, FakeTensor((3, 256, 2), (256, 1, 1024), "uint8")),
+    (1, FakeTensor((3, 256, 2), (512, 1, 768), "uint8")),
+    (1, FakeTensor((1, 256, 2), (7, 1, 256), "uint8")),
+    (1, FakeTensor((1, 256, 2), (7, 2, 256), "uint8")),
+    (1, FakeTensor((0, 256, 2), (256, 1, 0), "uint8")),
+    (3, FakeTensor((32, 4, 1, 4, 8, 2), (16, 4, 4096, 1, 512, 4096),
+                   "uint8")),
+])
+def test_fast_path_agrees(index, tensor):
+    """The launch's fast path accepts exactly what check_operands does."""
+    ops = replace((A, B, SFA, SFB, C), index, tensor)
+    try:
+        expected = check_operands(SPEC, *ops)
+    except ArgumentError as error:
+        with pytest.raises(ArgumentError, match=re.escape(str(error))):
+            OperandChecker(SPEC)(*ops)
+        return
+    assert OperandChecker(SPEC)._fits(ops) == expected
 
 
 def test_linear_scales_given_to_a_blocked_kernel():
