@@ -118,7 +118,7 @@ def check_variants(check, torch):
             m, k, l, seed, format=fmt, device="cuda")
         c = output_tensor(torch, m, l, output)
         scales = (sfa, sfb) if layout == "linear" else (sfa_p, sfb_p)
-        nvfp4.gemv(a, b, *scales, c, alpha=alpha, chip=CHIP)
+        nvfp4.gemv(a, b, *scales, c, alpha=alpha, format=fmt, chip=CHIP)
         ref = gemv_reference(a, b, sfa, sfb, m, k, fmt, alpha or 1.0)
         ok, bad, rel, _ = compare(c, ref.permute(1, 0).unsqueeze(1))
         check.result(ok, f"gemv {m}x{k}x{l}:{fmt}:{layout}:{output} "

@@ -104,15 +104,18 @@ def _random_scales(shape, format, dist, generator, device):
     """Scale bytes: `weak` as the reference problem (values 0, 1 and 2),
     `full` realistic positive scales (e4m3 2^-6..3.75, ue8m0 2^-4..2^2)."""
     torch = _torch()
+
     def draw(low, high):
         return torch.randint(low, high, shape, generator=generator,
-                             dtype=torch.int64).to(torch.uint8).to(device)
+                             dtype=torch.int64, device=device).to(
+                                 torch.uint8)
     if format == "mxfp4":
         return draw(126, 129) if dist == "weak" else draw(123, 130)
     if dist == "weak":
         # e4m3 bytes of 0, 1 and 2.
-        codes = torch.tensor([0, 0x38, 0x40], dtype=torch.uint8)
-        return codes[draw(0, 3).cpu().long()].to(device)
+        codes = torch.tensor([0, 0x38, 0x40], dtype=torch.uint8,
+                             device=device)
+        return codes[draw(0, 3).long()]
     return draw(1 << 3, 9 << 3)
 
 
@@ -121,16 +124,18 @@ def reference_inputs(m, k, l, seed, format="nvfp4", dist="full",
     """(a, b, sfa, sfb, sfa_permuted, sfb_permuted, c) laid out as the
     reference problem's generate_input lays them out (docs/problem.md), on
     `device`; c is filled with NaN. The padding of the blocked copies holds
-    random bytes, as in the reference: a kernel must not read it."""
+    random bytes, as in the reference: a kernel must not read it. The
+    numbers are drawn on `device` (the same seed gives other data on a
+    GPU than on the CPU)."""
     torch = _torch()
-    generator = torch.Generator().manual_seed(seed)
+    generator = torch.Generator(device=device).manual_seed(seed)
     block = FORMATS[format][0]
     cols = k // block
     scale_dtype = SCALE_DTYPES[format]
 
     def random_bytes(shape, high):
         return torch.randint(0, high, shape, generator=generator,
-                             dtype=torch.int64).to(torch.uint8).to(device)
+                             dtype=torch.int64, device=device).to(torch.uint8)
 
     high = 4 if dist == "weak" else 256
     a = _as(random_bytes((l, m, k // 2), high).permute(1, 2, 0), PACKED_DTYPE)
