@@ -39,8 +39,11 @@ def compile(m, k, l, format="nvfp4", layout="linear", output="f16",
     options, `rows_per_block=4` for rows-per-block=4) or taken from the
     cache. Where nvfp4-opt is missing, only the cache is used."""
     chip = chip or device_chip()
+    # The types too: 7168.0 == 7168 and 1 == True, but only the int and the
+    # bool are valid.
     call = (m, k, l, format, layout, output, alpha, chip,
-            cache_dir or default_cache_dir(), tuple(sorted(options.items())))
+            cache_dir or default_cache_dir(), tuple(sorted(options.items())),
+            type(m), type(k), type(l), type(alpha))
     try:
         return _calls[call]
     except (KeyError, TypeError):  # TypeError: an unhashable option value
@@ -65,7 +68,7 @@ def compile(m, k, l, format="nvfp4", layout="linear", output="f16",
                     f"and no cached kernel for {spec.spec()} with "
                     f"'{pipeline}' in {cache.directory}")
         kernel = Kernel.from_manifest(manifest)
-        if kernel.spec != spec or kernel.chip != pipeline.split()[0][5:]:
+        if kernel.spec != spec or kernel.chip != chip:
             raise CompileError(f"{manifest} describes {kernel.spec.spec()} "
                                f"for {kernel.chip}, not the {spec.spec()} "
                                f"requested with '{pipeline}'")

@@ -67,6 +67,13 @@ def test_compile_caches_on_disk(compiler, cache_dir, monkeypatch):
     assert kernel.chip == "sm_90a"
     assert nvfp4.compile(256, 512, 2, layout="blocked128x4", alpha=False,
                          chip="sm_90a", cache_dir=cache_dir) is kernel
+    # Equal values of the wrong type stay errors after a hit.
+    with pytest.raises(nvfp4.ArgumentError, match="m must be an integer"):
+        nvfp4.compile(256.0, 512, 2, layout="blocked128x4", alpha=False,
+                      chip="sm_90a", cache_dir=cache_dir)
+    with pytest.raises(nvfp4.ArgumentError, match="alpha must be True"):
+        nvfp4.compile(256, 512, 2, layout="blocked128x4", alpha=0,
+                      chip="sm_90a", cache_dir=cache_dir)
     # A new process: nothing in memory, the disk cache answers.
     forget_kernels(monkeypatch)
     monkeypatch.setattr(nvfp4.cache, "export", None)  # compiling would fail
