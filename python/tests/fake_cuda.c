@@ -49,8 +49,7 @@ CUresult cuModuleLoadDataEx(void **module, const char *image, unsigned count,
       strcpy((char *)values[i], "ptxas fatal :\n  bad input");
   return 218; // CUDA_ERROR_INVALID_PTX
 }
-CUresult cuModuleGetFunction(void **function, void *module,
-                             const char *name) {
+CUresult cuModuleGetFunction(void **function, void *module, const char *name) {
   *function = (void *)0x3000;
   return 0;
 }
@@ -61,9 +60,8 @@ CUresult cuFuncSetAttribute(void *function, int attribute, int value) {
   return 0;
 }
 CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
-                        unsigned bx, unsigned by, unsigned bz,
-                        unsigned shared, void *stream, void **params,
-                        void **extra) {
+                        unsigned bx, unsigned by, unsigned bz, unsigned shared,
+                        void *stream, void **params, void **extra) {
   if (current != (void *)0x1234)
     return 201; // CUDA_ERROR_INVALID_CONTEXT
   fake_grid[0] = gx, fake_grid[1] = gy, fake_grid[2] = gz;

@@ -194,3 +194,25 @@ def test_cli(compiler, tmp_path, capsys):
     assert capsys.readouterr().err.strip() == (
         "nvfp4: error: K = 250 is not a multiple of 16 in "
         "'128x250x1:nvfp4:linear:f16'")
+
+
+def test_concurrent_store_of_one_entry(compiler, cache_dir, monkeypatch):
+    """Two processes building the same entry: the second to finish keeps
+    the first one's entry and leaves no temporary directory."""
+    cache = Cache(cache_dir)
+    spec = GemvSpec(128, 256, 1)
+    identity = compiler_id(compiler)
+    real_export = nvfp4.cache.export
+
+    def export_while_another_finishes(*args):
+        monkeypatch.setattr(nvfp4.cache, "export", real_export)
+        first = cache.store(spec, "chip=sm_90a", compiler, identity)
+        real_export(*args)
+        export_while_another_finishes.first = first
+    monkeypatch.setattr(nvfp4.cache, "export", export_while_another_finishes)
+    second = cache.store(spec, "chip=sm_90a", compiler, identity)
+    assert second == export_while_another_finishes.first
+    assert os.path.exists(second)
+    assert len(cache.entries()) == 1
+    assert not [name for _, dirs, _ in os.walk(cache_dir) for name in dirs
+                if name.startswith(".build-")]
