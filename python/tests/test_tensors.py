@@ -41,6 +41,11 @@ def test_compact_vector_needs_no_copy():
     spec = GemvSpec(256, 512, 2)
     assert check_operands(spec, *operands(spec, rows=1)).gather == []
     assert OperandChecker(spec)(*operands(spec, rows=1)).gather == []
+    for check in (check_operands, lambda *ops: OperandChecker(ops[0])(
+            *ops[1:])):
+        assert check(spec, *operands(spec, rows=2)).gather == ["b", "sfb"]
+        assert check(GemvSpec(256, 512, 1),
+                     *operands(GemvSpec(256, 512, 1), rows=2)).gather == []
 
 
 def replace(ops, index, tensor):
@@ -94,6 +99,7 @@ def test_refused(index, tensor, words):
 
 @pytest.mark.parametrize("index, tensor", [
     (1, FakeTensor((3, 256, 2), (256, 1, 768), "uint8")),
+    (1, FakeTensor((2, 256, 2), (256, 1, 512), "uint8")),
     (1, FakeTensor((3, 256, 2), (256, 1, 1024), "uint8")),
     (1, FakeTensor((3, 256, 2), (512, 1, 768), "uint8")),
     (1, FakeTensor((1, 256, 2), (7, 1, 256), "uint8")),
