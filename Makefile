@@ -11,7 +11,8 @@ LLVM_PREFIX ?= /usr/lib/llvm-22
 JOBS ?= $(shell nproc)
 PACKAGES := cmake ninja-build clang python3 libgtest-dev \
             nlohmann-json3-dev libcli11-dev \
-            llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
+            llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools \
+            python3-pytest python3-torch
 LIT := $(LLVM_PREFIX)/bin/lit
 OPT := $(BUILD)/bin/nvfp4-opt
 RUNNER := $(LLVM_PREFIX)/bin/mlir-runner

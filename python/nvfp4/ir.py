@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""The one writer of nvfp4 test and benchmark IR: prints a module with one
+function per operation given on the command line (the PTX and GPU tests, the
+benchmark scripts and nvfp4-sim-check's variants all use it).
+
+A GEMV is M x K x L with optional variant fields, separated by colons:
+
+    MxKxL[:nvfp4|mxfp4][:linear|blocked128x4][:f16|bf16|f32][:noalpha]
+
+The defaults are those of the reference problem: nvfp4 (e4m3fn scales per 16
+values), linear scales, f16 output, with alpha. A scale layout conversion is
+
+    convert:ROWSxCOLSxL:e4m3|ue8m0:FROM:TO
+
+Operand shapes follow the nvfp4 op documentation (batch outermost). A
+malformed spec raises SpecError; the command line prints it and exits 1.
+"""
+import sys
+
+FORMATS = {"nvfp4": (16, "f8E4M3FN"), "mxfp4": (32, "f8E8M0FNU")}
+SCALES = {"e4m3": "f8E4M3FN", "ue8m0": "f8E8M0FNU"}
+LAYOUTS = ("linear", "blocked128x4")
+OUTPUTS = ("f16", "bf16", "f32")
+
+
+class SpecError(ValueError):
+    """A GEMV or conversion spec this writer cannot turn into IR."""
+
+
+def ceil_div(a, b):
+    return (a + b - 1) // b
+
+
+def memref(dims, elem):
+    return "memref<" + "x".join(str(d) for d in dims) + "x" + elem + ">"
+
+
+def scale_memref(layout, rows, cols, l, elem, vector=False):
+    """The scale operand of `rows` x `cols` scales per batch in `layout`; a
+    linear vector operand (`vector`) has no row dimension."""
+    if layout == "linear":
+        return memref([l, cols] if vector else [l, rows, cols], elem)
+    return memref([l, ceil_div(rows, 128), ceil_div(cols, 4), 512], elem)
+
+
+def parse_shape(text, spec):
+    """The three positive sizes of `AxBxC`."""
+    sizes = text.split("x")
+    if len(sizes) != 3 or not all(x.isdigit() and int(x) > 0 for x in sizes):
+        raise SpecError(f"expected three positive sizes AxBxC, got '{text}' "
+                        f"in '{spec}'")
+    return tuple(int(x) for x in sizes)
+
+
+def parse_gemv(spec):
+    fields = spec.split(":")
+    m, k, l = parse_shape(fields[0], spec)
+    shape = {"m": m, "k": k, "l": l, "format": "nvfp4", "layout": "linear",
+             "output": "f16", "alpha": True}
+    for field in fields[1:]:
+        if field in FORMATS:
+            shape["format"] = field
+        elif field in LAYOUTS:
+            shape["layout"] = field
+        elif field in OUTPUTS:
+            shape["output"] = field
+        elif field == "noalpha":
+            shape["alpha"] = False
+        else:
+            raise SpecError(f"unknown variant '{field}' in '{spec}'")
+    return shape
+
+
+def gemv_spec(s):
+    """The spec of the shape dict `s` (parse_gemv's result), every field
+    spelled out: parse_gemv(gemv_spec(s)) == s."""
+    return (f"{s['m']}x{s['k']}x{s['l']}:{s['format']}:{s['layout']}:"
+            f"{s['output']}" + ("" if s["alpha"] else ":noalpha"))
+
+
+def gemv_name(s):
+    name = f"gemv_{s['m']}x{s['k']}x{s['l']}_{s['format']}_{s['layout']}_"
+    return name + s["output"] + ("" if s["alpha"] else "_noalpha")
+
+
+def gemv_function(spec, name=None):
+    s = parse_gemv(spec)
+    m, k, l = s["m"], s["k"], s["l"]
+    block, scale = FORMATS[s["format"]]
+    cols = k // block
+    if cols * block != k:
+        raise SpecError(f"K = {k} is not a multiple of {block} in '{spec}'")
+    types = [memref([l, m, k // 2], "i8"),
+             scale_memref(s["layout"], m, cols, l, scale),
+             memref([l, k // 2], "i8"),
+             scale_memref(s["layout"], 1, cols, l, scale, vector=True),
+             memref([l, m], s["output"])]
+    params = [f"{a}: {t}" for a, t in
+              zip(["%a", "%sfa", "%b", "%sfb", "%c"], types)]
+    alpha = ""
+    if s["alpha"]:
+        params.append("%alpha: f32")
+        alpha = " alpha(%alpha)"
+    return (
+        f"func.func @{name or gemv_name(s)}({', '.join(params)}) {{\n"
+        f"  nvfp4.gemv <{s['format']}> <{s['layout']}> %a, %sfa, %b, %sfb "
+        f"into %c{alpha}\n"
+        f"      : {types[0]}, {types[1]}, {types[2]}, {types[3]} "
+        f"into {types[4]}\n"
+        f"  return\n"
+        f"}}\n")
+
+
+def parse_convert(spec):
+    fields = spec.split(":")
+    if len(fields) != 5:
+        raise SpecError(f"expected convert:ROWSxCOLSxL:SCALE:FROM:TO, got "
+                        f"'{spec}'")
+    _, shape, scale, src, dst = fields
+    rows, cols, l = parse_shape(shape, spec)
+    if scale not in SCALES:
+        raise SpecError(f"unknown scale type '{scale}' in '{spec}'")
+    for layout in (src, dst):
+        if layout not in LAYOUTS:
+            raise SpecError(f"unknown layout '{layout}' in '{spec}'")
+    return rows, cols, l, scale, src, dst
+
+
+def convert_function(spec, name=None):
+    rows, cols, l, scale, src, dst = parse_convert(spec)
+    s = scale_memref(src, rows, cols, l, SCALES[scale])
+    d = scale_memref(dst, rows, cols, l, SCALES[scale])
+    name = name or f"convert_{rows}x{cols}x{l}_{scale}_{src}_to_{dst}"
+    return (f"func.func @{name}(%src: {s}, %dst: {d}) {{\n"
+            f"  nvfp4.convert_scale_layout %src, %dst from <{src}> to <{dst}>"
+            f" : {s} to {d}\n  return\n}}\n")
+
+
+def function(spec, name=None):
+    if spec.startswith("convert:"):
+        return convert_function(spec, name)
+    return gemv_function(spec, name)
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    try:
+        module = "\n".join(function(spec) for spec in sys.argv[1:])
+    except SpecError as error:
+        sys.exit(f"nvfp4_ir.py: error: {error}")
+    print(module, end="")
+
+
+if __name__ == "__main__":
+    main()

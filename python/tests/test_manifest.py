@@ -1,0 +1,142 @@
+"""Manifests exported by nvfp4-opt, read and checked against their PTX."""
+import json
+import os
+import shutil
+
+import pytest
+
+from nvfp4 import GemvSpec, ManifestError
+from nvfp4.compiler import export
+from nvfp4.manifest import (MANIFEST_VERSION, SIGNED_KEYS,
+                            embedded_signature, read_manifest, read_ptx)
+
+SPEC = GemvSpec(130, 1056, 3, "mxfp4", "blocked128x4", "bf16")
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory, request):
+    from nvfp4.compiler import find_compiler
+    compiler = find_compiler()
+    if not compiler:
+        pytest.skip("no nvfp4-opt: build the repository or set NVFP4_OPT")
+    directory = tmp_path_factory.mktemp("export")
+    export(compiler, SPEC.module(), "chip=sm_90a", str(directory))
+    (path,) = [p for p in os.listdir(directory) if p.endswith(".json")]
+    return str(directory / path)
+
+
+@pytest.fixture
+def copy(exported, tmp_path):
+    """A writable copy of the export: (manifest path, its fields)."""
+    directory = os.path.dirname(exported)
+    for name in os.listdir(directory):
+        shutil.copy(os.path.join(directory, name), tmp_path)
+    path = str(tmp_path / os.path.basename(exported))
+    with open(path) as file:
+        return path, json.load(file)
+
+
+def write(path, fields):
+    with open(path, "w") as file:
+        json.dump(fields, file)
+
+
+def test_export_agrees_with_the_package(exported):
+    """The schema facts mirrored here (version, signed keys, parameter
+    names) are those the compiler writes."""
+    manifest = read_manifest(exported)
+    assert manifest.fields["version"] == MANIFEST_VERSION
+    assert manifest.spec == SPEC
+    assert manifest.chip == "sm_90a"
+    assert manifest.params == ("a", "sfa", "b", "sfb", "c", "alpha")
+    signature = embedded_signature(read_ptx(manifest), manifest.kernel)
+    assert set(signature) == set(SIGNED_KEYS)
+    assert manifest.grid[1] == SPEC.l
+
+
+@pytest.mark.parametrize("key, value", [
+    ("m", 4096), ("l", 2), ("grid", [1, 1, 1]), ("block", [64, 1, 1]),
+    ("shared_bytes", 1024), ("params", ["sfa", "a", "b", "sfb", "c", "alpha"]),
+    ("scale_layout", "linear"), ("output", "f16")])
+def test_edited_manifest_refused(copy, key, value):
+    path, fields = copy
+    fields[key] = value
+    write(path, fields)
+    with pytest.raises(ManifestError, match=f"manifest does not match the "
+                       f"PTX: \"{key}\" is"):
+        read_ptx(read_manifest(path))
+
+
+@pytest.mark.parametrize("edit, words", [
+    (lambda f: f.pop("version"), "has no \"version\""),
+    (lambda f: f.update(version=2), "unsupported manifest version 2"),
+    (lambda f: f.pop("grid"), "has no \"grid\""),
+    (lambda f: f.update(op="convert_scale_layout"), "launches GEMV kernels"),
+    (lambda f: f.update(kernel="a b"), "not a PTX identifier"),
+    (lambda f: f.update(chip="gfx90a"), "not a PTX target"),
+    (lambda f: f.update(grid=[1, 0, 1]), "three positive integers"),
+    (lambda f: f.update(block=[128, 1]), "three positive integers"),
+    (lambda f: f.update(shared_bytes=-1), "non-negative integer"),
+    (lambda f: f.update(params=["a", "b", "c"]), "not a permutation"),
+    (lambda f: f.update(params=["a", "sfa", "b", "sfb", "c", "c"]),
+     "not a permutation"),
+    (lambda f: f.update(m=True), "\"m\" is not a positive integer"),
+    (lambda f: f.update(k=1000), "not a multiple of 32"),
+    (lambda f: f.update(output="f8"), "unknown variant"),
+])
+def test_malformed_manifest(copy, edit, words):
+    path, fields = copy
+    edit(fields)
+    write(path, fields)
+    with pytest.raises(ManifestError, match=words) as error:
+        read_manifest(path)
+    assert str(error.value).startswith(path + ": ")
+
+
+def test_not_json(tmp_path):
+    path = tmp_path / "m.json"
+    path.write_text('{"version": 1, "version": 1}')
+    with pytest.raises(ManifestError, match="duplicate key"):
+        read_manifest(str(path))
+    path.write_text("[1]")
+    with pytest.raises(ManifestError, match="not a JSON object"):
+        read_manifest(str(path))
+    with pytest.raises(ManifestError, match="cannot read the manifest"):
+        read_manifest(str(tmp_path / "missing.json"))
+
+
+def edit_ptx(manifest, old, new):
+    with open(manifest.ptx_path) as file:
+        ptx = file.read()
+    assert old in ptx
+    with open(manifest.ptx_path, "w") as file:
+        file.write(ptx.replace(old, new))
+
+
+def test_ptx_checks(copy):
+    path, fields = copy
+    manifest = read_manifest(path)
+    edit_ptx(manifest, ".target sm_90a", ".target sm_100a")
+    with pytest.raises(ManifestError, match=".target is not sm_90a"):
+        read_ptx(manifest)
+    edit_ptx(manifest, ".target sm_100a", ".target sm_90a")
+    edit_ptx(manifest, "nvfp4_signature_", "other_signature_")
+    with pytest.raises(ManifestError, match="has no signature of"):
+        read_ptx(manifest)
+    edit_ptx(manifest, ".entry " + manifest.kernel, ".entry other")
+    with pytest.raises(ManifestError, match="has no .entry"):
+        read_ptx(manifest)
+    os.remove(manifest.ptx_path)
+    with pytest.raises(ManifestError, match="cannot read the PTX"):
+        read_ptx(manifest)
+
+
+def test_signature_bytes():
+    ptx = ('.global .align 1 .b8 nvfp4_signature_k[7] = {123, 34, 109, 34, '
+           '58, 49, 125};')
+    assert embedded_signature(ptx, "k") == {"m": 1}
+    assert embedded_signature(ptx, "other") is None
+    with pytest.raises(ManifestError, match="has 7 bytes, declared 8"):
+        embedded_signature(ptx.replace("[7]", "[8]"), "k")
+    with pytest.raises(ManifestError, match="not a JSON object"):
+        embedded_signature(ptx.replace("125}", "126}"), "k")
