@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ReferenceTestUtil.h"
+
 #include "nvfp4/Support/Reference.h"
 #include "nvfp4/Support/ScaleLayout.h"
 
@@ -20,33 +22,9 @@
 
 using namespace nvfp4;
 using namespace nvfp4::ref;
+using namespace nvfp4::reftest;
 
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-double e2m1Value(int code) {
-  static const double mag[8] = {0, 0.5, 1, 1.5, 2, 3, 4, 6};
-  return (code & 8) ? -mag[code & 7] : mag[code & 7];
-}
-
-double e4m3Value(uint8_t b) {
-  if ((b & 0x7F) == 0x7F)
-    return kNaN;
-  int e = (b >> 3) & 15, m = b & 7;
-  double v = e ? (1 + m / 8.0) * std::pow(2.0, e - 7) : m * std::pow(2.0, -9);
-  return (b & 0x80) ? -v : v;
-}
-
-double ue8m0Value(uint8_t b) {
-  return b == 0xFF ? kNaN : std::pow(2.0, b - 127);
-}
-
-double scaleValue(ScaleFormat f, uint8_t b) {
-  return f == ScaleFormat::NVFP4 ? e4m3Value(b) : ue8m0Value(b);
-}
-
-int bs(ScaleFormat f) { return f == ScaleFormat::NVFP4 ? 16 : 32; }
 
 /// A GEMV problem held as logical arrays, with the storage built here.
 struct Logical {
@@ -212,7 +190,9 @@ TEST(ReferenceTest, GemvNaNScalePropagates) {
 
 TEST(ReferenceTest, GeneratedBlockedAndLinearAgree) {
   for (ScaleFormat f : {ScaleFormat::NVFP4, ScaleFormat::MXFP4})
-    for (Distribution d : {Distribution::Full, Distribution::Weak}) {
+    for (Distribution d :
+         {Distribution::Full, Distribution::Weak, Distribution::Extreme,
+          Distribution::Overflow, Distribution::Cancel}) {
       GemvProblem p;
       p.m = 200;
       p.k = 384;
@@ -625,7 +605,9 @@ TEST(ReferenceTest, QuantizeAllZeros) {
 
 TEST(ReferenceTest, GeneratorIsDeterministic) {
   for (ScaleFormat f : {ScaleFormat::NVFP4, ScaleFormat::MXFP4})
-    for (Distribution d : {Distribution::Full, Distribution::Weak}) {
+    for (Distribution d :
+         {Distribution::Full, Distribution::Weak, Distribution::Extreme,
+          Distribution::Overflow, Distribution::Cancel}) {
       GemvProblem p;
       p.m = 130;
       p.k = 256;

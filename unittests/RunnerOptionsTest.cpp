@@ -80,15 +80,35 @@ TEST(RunnerOptions, ReadsEveryOption) {
   EXPECT_EQ(o->seed, 2u);
 }
 
+TEST(RunnerOptions, ReadsEveryDistribution) {
+  // Each spelling selects its distribution, whose name the reports print.
+  for (auto [text, dist] : {std::pair{"full", ref::Distribution::Full},
+                            {"weak", ref::Distribution::Weak},
+                            {"extreme", ref::Distribution::Extreme},
+                            {"overflow", ref::Distribution::Overflow},
+                            {"cancel", ref::Distribution::Cancel}}) {
+    std::string error;
+    std::optional<Options> o = parseArgs({"a.json", "--dist", text}, error);
+    ASSERT_TRUE(o) << text << ": " << error;
+    EXPECT_EQ(o->dist, dist) << text;
+    EXPECT_STREQ(ref::name(o->dist), text);
+  }
+  EXPECT_EQ(optionsError({"a.json", "--dist=Overflow"}),
+            "option --dist needs full or weak or extreme or overflow or "
+            "cancel, got 'Overflow'");
+  EXPECT_EQ(optionsError({"a.json", "--dist"}), "option --dist needs a value");
+}
+
 TEST(RunnerOptions, HelpShowsEveryOptionWithItsDefault) {
   std::string help = usage();
   EXPECT_NE(help.find("Usage: nvfp4-run [OPTIONS] [MANIFEST...]"),
             std::string::npos)
       << help;
   for (const char *line :
-       {"--seed N=1", "--dist full|weak=full", "--alpha X", "--rtol X=0.001",
-        "--atol X=0.001", "--m N", "--k N", "--l N", "--bench", "--reps N=200",
-        "--flush clean|dirty=clean", "--timeout S=300", "--json", "--check"})
+       {"--seed N=1", "--dist full|weak|extreme|overflow|cancel=full",
+        "--alpha X", "--rtol X=0.001", "--atol X=0.001", "--m N", "--k N",
+        "--l N", "--bench", "--reps N=200", "--flush clean|dirty=clean",
+        "--timeout S=300", "--json", "--check"})
     EXPECT_NE(help.find(line), std::string::npos) << line << "\n" << help;
 }
 
@@ -102,7 +122,8 @@ TEST(RunnerOptions, RejectsMalformedCommandLines) {
   EXPECT_EQ(optionsError({"a.json", "--seed", "12x"}),
             "option --seed needs a non-negative integer, got '12x'");
   EXPECT_EQ(optionsError({"a.json", "--dist", "normal"}),
-            "option --dist needs full or weak, got 'normal'");
+            "option --dist needs full or weak or extreme or overflow or "
+            "cancel, got 'normal'");
   EXPECT_EQ(optionsError({"a.json", "--alpha", "nan"}),
             "option --alpha needs a finite number, got 'nan'");
   EXPECT_EQ(optionsError({"a.json", "--alpha", "1e39"}),

@@ -106,6 +106,23 @@ TEST(RunnerReport, FormatsVerifyLines) {
             "mismatch at l=0, m=3: got nan, expected 2.25; 5 NaN outputs; "
             "max_abs_err=inf, rel_err=2.011e-04 [seed=2 dist=weak "
             "alpha=0.75 bench_gemv.json]");
+  // An infinity where the reference has the other one (edge inputs).
+  r.afterTiming = false;
+  r.nanCount = 0;
+  r.got = -INFINITY;
+  r.expected = 1e6;
+  r.dist = ref::Distribution::Overflow;
+  EXPECT_EQ(formatVerify(reportManifest(), r),
+            "FAIL gemv 7168x16384x1 nvfp4 linear f16: first mismatch at l=0, "
+            "m=3: got -inf, expected 1e+06; max_abs_err=inf, "
+            "rel_err=2.011e-04 [seed=2 dist=overflow alpha=0.75 "
+            "bench_gemv.json]");
+  r.dist = ref::Distribution::Cancel;
+  EXPECT_NE(formatVerify(reportManifest(), r).find("dist=cancel"),
+            std::string::npos);
+  r.dist = ref::Distribution::Extreme;
+  EXPECT_NE(formatVerify(reportManifest(), r).find("dist=extreme"),
+            std::string::npos);
 }
 
 TEST(RunnerReport, FormatsBenchAndCopyLines) {
@@ -164,6 +181,7 @@ TEST(RunnerReport, JsonObjectsParseBack) {
   EXPECT_EQ(v->at("scale_layout"), "linear");
   EXPECT_EQ(v->at("status"), "fail");
   EXPECT_EQ(v->at("seed"), 9);
+  EXPECT_EQ(v->at("dist"), "full");
   EXPECT_EQ(v->at("max_abs_err"), nullptr);
   const json::Json *mismatch =
       v->contains("first_mismatch") ? &v->at("first_mismatch") : nullptr;
@@ -180,6 +198,14 @@ TEST(RunnerReport, JsonObjectsParseBack) {
   EXPECT_NEAR(bench->at("pct_of_copy").get<double>(), 82.6, 0.01);
   EXPECT_EQ(bench->at("registers"), 40);
   EXPECT_EQ(bench->at("flush"), "clean");
+
+  // Every distribution under its own name.
+  for (ref::Distribution d : ref::kDistributions) {
+    r.dist = d;
+    doc = json::parse(formatJson(reportManifest(), r, nullptr), error);
+    ASSERT_TRUE(doc) << error;
+    EXPECT_EQ(doc->root.at("dist"), ref::name(d));
+  }
 
   doc = json::parse(formatJsonError("a \"b\".json", "x: bad"), error);
   ASSERT_TRUE(doc) << error;

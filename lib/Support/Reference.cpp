@@ -8,6 +8,8 @@
 
 #include "nvfp4/Support/Reference.h"
 
+#include "ReferenceChecks.h"
+
 #include "nvfp4/Support/Formats.h"
 #include "nvfp4/Support/ScaleLayout.h"
 
@@ -16,24 +18,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
-#include <random>
 
 using namespace nvfp4;
 using namespace nvfp4::ref;
+using nvfp4::ref::detail::checkShape;
+using nvfp4::ref::detail::fatal;
 
 namespace {
-
-[[noreturn]] void fatal(const char *msg) {
-  std::fprintf(stderr, "nvfp4 reference: %s\n", msg);
-  std::abort();
-}
-
-void checkShape(ScaleFormat format, int64_t rows, int64_t k, int64_t l) {
-  if (rows < 0 || k < 0 || l < 0)
-    fatal("negative dimension");
-  if (k % blockSize(format) != 0)
-    fatal("k must be a multiple of the scale block size");
-}
 
 /// e2m1 code `i` (0-based along k) of a packed row: element 2j is the low
 /// nibble of byte j.
@@ -42,20 +33,20 @@ uint8_t codeAt(const uint8_t *row, int64_t i) {
   return (i % 2) ? (byte >> 4) : (byte & 0xF);
 }
 
-/// An integer uniformly distributed in [0, n), by rejection so that the
-/// mapping from engine output is fully specified (unlike
-/// std::uniform_int_distribution, whose algorithm varies by library).
-uint64_t uniformBelow(std::mt19937_64 &rng, uint64_t n) {
-  // Largest multiple of n representable in 64 bits is 2^64 - (2^64 mod n).
-  const uint64_t rem = (0 - n) % n; // 2^64 mod n
-  for (;;) {
-    uint64_t v = rng();
-    if (v >= rem) // accept the top 2^64 - rem values: a multiple of n
-      return (v - rem) % n;
-  }
+} // namespace
+
+void ref::detail::fatal(const char *msg) {
+  std::fprintf(stderr, "nvfp4 reference: %s\n", msg);
+  std::abort();
 }
 
-} // namespace
+void ref::detail::checkShape(ScaleFormat format, int64_t rows, int64_t k,
+                             int64_t l) {
+  if (rows < 0 || k < 0 || l < 0)
+    fatal("negative dimension");
+  if (k % blockSize(format) != 0)
+    fatal("k must be a multiple of the scale block size");
+}
 
 const char *ref::name(ScaleFormat format) {
   return format == ScaleFormat::NVFP4 ? "nvfp4" : "mxfp4";
@@ -73,18 +64,6 @@ const char *ref::name(ElementType type) {
     return "bf16";
   case ElementType::F32:
     return "f32";
-  }
-  return "?";
-}
-
-const char *ref::name(Distribution dist) {
-  switch (dist) {
-  case Distribution::Full:
-    return "full";
-  case Distribution::Weak:
-    return "weak";
-  case Distribution::Extreme:
-    return "extreme";
   }
   return "?";
 }
@@ -297,7 +276,7 @@ std::vector<double> ref::dequantize(ScaleFormat format, ScaleLayout layout,
 
 Comparison ref::compare(ElementType type, const uint8_t *out,
                         const std::vector<double> &ref, double rtol,
-                        double atol) {
+                        double atol, const std::vector<Verdict> *decided) {
   Comparison cmp;
   std::vector<uint8_t> rounded = roundOutput(type, ref);
   double errSq = 0.0, refSq = 0.0;
@@ -306,25 +285,33 @@ Comparison ref::compare(ElementType type, const uint8_t *out,
     double r = ref[i];
     double rr = readOutput(type, rounded.data(), i);
     bool pass;
-    if (std::isnan(r)) {
+    Verdict verdict = decided ? (*decided)[i] : Verdict::ByTolerance;
+    if (verdict != Verdict::ByTolerance) {
+      pass = verdict == Verdict::Pass;
+      cmp.nanCount += !pass && std::isnan(o) && !std::isnan(r);
+    } else if (std::isnan(r)) {
       pass = std::isnan(o);
     } else if (std::isnan(o)) {
       pass = false;
       ++cmp.nanCount;
+    } else if (std::isinf(rr)) {
+      pass = o == rr; // the same infinity; no tolerance reaches it
     } else {
-      // Equality first so that matching infinities pass.
-      pass = o == rr || std::fabs(o - rr) <= atol + rtol * std::fabs(rr);
+      pass = std::isfinite(o) &&
+             (o == rr || std::fabs(o - rr) <= atol + rtol * std::fabs(rr));
     }
     if (!pass && cmp.firstMismatch < 0)
       cmp.firstMismatch = static_cast<int64_t>(i);
 
-    if (std::isnan(o) != std::isnan(r))
-      cmp.maxAbsError = std::numeric_limits<double>::infinity();
-    else if (!std::isnan(o) && o != r)
+    // Errors against the unrounded reference, where both sides are finite;
+    // an element that fails on a NaN or an infinity makes the error
+    // infinite, a matching one adds nothing.
+    if (std::isfinite(o) && std::isfinite(rr)) {
       cmp.maxAbsError = std::fmax(cmp.maxAbsError, std::fabs(o - r));
-    if (std::isfinite(o) && std::isfinite(r)) {
       errSq += (o - r) * (o - r);
       refSq += r * r;
+    } else if (!pass) {
+      cmp.maxAbsError = std::numeric_limits<double>::infinity();
     }
   }
   if (refSq > 0.0)
@@ -332,90 +319,4 @@ Comparison ref::compare(ElementType type, const uint8_t *out,
   else
     cmp.relError = errSq > 0.0 ? std::numeric_limits<double>::infinity() : 0.0;
   return cmp;
-}
-
-GemvInputs ref::generateGemvInputs(const GemvProblem &p, Distribution dist,
-                                   uint64_t seed) {
-  checkShape(p.format, p.m, p.k, p.l);
-  if (p.k % 2 != 0)
-    fatal("k must be even");
-  const int64_t cols = p.k / blockSize(p.format);
-  std::mt19937_64 rng(seed);
-
-  // Weak follows the GPU MODE "nvfp4_gemv" generator: there every packed
-  // byte is an integer drawn from [0, 4), so the even element of each pair
-  // is one of the codes 0..3 (0, 0.5, 1, 1.5) and the odd element is +0;
-  // scales are the integers 0, 1 or 2 converted to e4m3 (0x00, 0x38, 0x40).
-  // For MXFP4 the same three choices become the ue8m0 bytes 0 (2^-127, the
-  // closest to zero), 127 (1) and 128 (2).
-  auto dataByte = [&]() -> uint8_t {
-    return static_cast<uint8_t>(
-        uniformBelow(rng, dist == Distribution::Weak ? 4 : 256));
-  };
-  // Extreme: NaN scales are rare enough that most rows stay finite (about
-  // one row in four has a NaN sfa, one batch in sixteen a NaN sfb).
-  auto extremeScale = [&](uint64_t nanOdds) -> uint8_t {
-    bool nv = p.format == ScaleFormat::NVFP4;
-    if (uniformBelow(rng, nanOdds) == 0)
-      return nv ? (uniformBelow(rng, 2) ? 0xFF : 0x7F) : 0xFF;
-    uint64_t kind = uniformBelow(rng, 16);
-    if (kind < 8) // realistic, as Full
-      return nv ? static_cast<uint8_t>(0x08 +
-                                       uniformBelow(rng, 0x48 - 0x08 + 1))
-                : static_cast<uint8_t>(123 + uniformBelow(rng, 129 - 123 + 1));
-    if (kind < 14) { // any finite scale
-      if (!nv)
-        return static_cast<uint8_t>(uniformBelow(rng, 255));
-      uint8_t byte = static_cast<uint8_t>(uniformBelow(rng, 0x7F));
-      return uniformBelow(rng, 2) ? byte | 0x80 : byte;
-    }
-    // The edges: e4m3 subnormals (2^-9..7 * 2^-9) and +-448; ue8m0 2^-127
-    // to 2^-125 and 2^125 to 2^127.
-    uint64_t pick = uniformBelow(rng, 8);
-    if (!nv)
-      return static_cast<uint8_t>(pick < 4 ? pick % 3 : 252 + pick % 3);
-    uint8_t byte = static_cast<uint8_t>(pick < 7 ? 1 + pick : 0x7E);
-    return uniformBelow(rng, 2) ? byte | 0x80 : byte;
-  };
-  auto scaleByte = [&]() -> uint8_t {
-    if (dist == Distribution::Weak) {
-      static const uint8_t nv[3] = {0x00, 0x38, 0x40};
-      static const uint8_t mx[3] = {0, 127, 128};
-      uint64_t i = uniformBelow(rng, 3);
-      return p.format == ScaleFormat::NVFP4 ? nv[i] : mx[i];
-    }
-    // e4m3 0x08 (2^-6) ... 0x48 (2^2): every positive code in between.
-    // ue8m0 123 (2^-4) ... 129 (2^2). Two such scales and all 16 codes keep
-    // a GEMV with K = 16384 inside the f16 range, so overflow to inf cannot
-    // hide a wrong element.
-    if (p.format == ScaleFormat::NVFP4)
-      return static_cast<uint8_t>(0x08 + uniformBelow(rng, 0x48 - 0x08 + 1));
-    return static_cast<uint8_t>(123 + uniformBelow(rng, 129 - 123 + 1));
-  };
-  auto fill = [&](std::vector<uint8_t> &v, int64_t n, auto draw) {
-    v.resize(n);
-    for (auto &byte : v)
-      byte = draw();
-  };
-
-  // Draw order (a, sfa, b, sfb; scales in linear order) is fixed so that
-  // both layouts get the same logical values for a seed.
-  GemvInputs in;
-  std::vector<uint8_t> sfaLinear, sfbLinear;
-  auto sfaByte = [&]() {
-    return dist == Distribution::Extreme ? extremeScale(4 * cols) : scaleByte();
-  };
-  auto sfbByte = [&]() {
-    return dist == Distribution::Extreme ? extremeScale(16 * cols)
-                                         : scaleByte();
-  };
-  fill(in.a, p.l * p.m * (p.k / 2), dataByte);
-  fill(sfaLinear, p.l * p.m * cols, sfaByte);
-  fill(in.b, p.l * (p.k / 2), dataByte);
-  fill(sfbLinear, p.l * cols, sfbByte);
-  in.sfa = convertScaleLayout(ScaleLayout::Linear, p.layout, sfaLinear.data(),
-                              p.m, cols, p.l);
-  in.sfb = convertScaleLayout(ScaleLayout::Linear, p.layout, sfbLinear.data(),
-                              1, cols, p.l);
-  return in;
 }

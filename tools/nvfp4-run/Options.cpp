@@ -69,9 +69,13 @@ public:
 
     unsignedOption("--seed", "N", "seed of the generated inputs", o.seed, 0,
                    UINT64_MAX, "a non-negative integer");
-    choice(
-        "--dist", "input distribution (generateGemvInputs)", o.dist,
-        {{"full", ref::Distribution::Full}, {"weak", ref::Distribution::Weak}});
+    std::vector<std::pair<std::string, ref::Distribution>> dists;
+    for (ref::Distribution d : ref::kDistributions)
+      dists.emplace_back(ref::name(d), d);
+    choice("--dist",
+           "input distribution (generateGemvInputs; docs/numerics.md "
+           "section 9)",
+           o.dist, dists);
     value("--alpha", "X",
           "global scale; default 0.75 when the kernel takes alpha, else 1",
           "a finite number", "", [&](const std::string &text) {

@@ -6,13 +6,17 @@
 // seeded random data and compares it with the float64 reference
 // (nvfp4/Support/Reference.h):
 //
-//   gemv     both input distributions of ref::generateGemvInputs. A row whose
-//            f32 evaluation is exact in any summation order (all block terms
-//            multiples of 2^e with sum |t| <= 2^(24+e), and alpha times the
-//            sum exact in f32) must be bit-identical to the correctly
-//            rounded reference; any other row must lie within the bound of
-//            f32 summation in an arbitrary order plus the alpha and output
-//            roundings (docs/numerics.md sections 10 and 11).
+//   gemv     the Full and Weak distributions of ref::generateGemvInputs,
+//            and one of the edge distributions (Extreme, Overflow, Cancel)
+//            in turn, or all three with --edges. Each element must meet
+//            ref::expectAnyOrderGemv: bit-identical to the correctly rounded
+//            reference where the f32 evaluation is exact in any summation
+//            order (all unit terms multiples of 2^e with sum |t| <=
+//            2^(24+e), and alpha times the sum exact in f32); NaN or the
+//            infinity the f32 evaluation must give where it leaves the f32
+//            range; otherwise within the bound of f32 summation in an
+//            arbitrary order plus the alpha and output roundings
+//            (docs/numerics.md section 11).
 //   convert_scale_layout  bytes identical to ref::convertScaleLayout,
 //            padding zeroed.
 //
@@ -27,6 +31,7 @@
 
 #include "nvfp4/Runtime/HostSimABI.h"
 #include "nvfp4/Support/Formats.h"
+#include "nvfp4/Support/GemvBound.h"
 #include "nvfp4/Support/Reference.h"
 #include "nvfp4/Support/StringFormat.h"
 
@@ -36,6 +41,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -121,87 +127,6 @@ bool simulationOk(std::string &detail) {
   return false;
 }
 
-double halfUlp(ElementType type, double x) {
-  if (type == ElementType::F32 || !std::isfinite(x))
-    return 0.0;
-  int mantissa = type == ElementType::F16 ? 10 : 7;
-  int minExp = type == ElementType::F16 ? -14 : -126;
-  int e = x == 0.0 ? minExp : std::max(std::ilogb(x), minExp);
-  return std::ldexp(1.0, e - mantissa - 1);
-}
-
-/// The exact block terms sfa * sfb * dot of row (l, m), without alpha.
-std::vector<double> blockTerms(const ref::GemvProblem &p,
-                               const ref::GemvInputs &in, int64_t l,
-                               int64_t m) {
-  const int64_t bs = ref::blockSize(p.format), cols = p.k / bs;
-  const uint8_t *aRow = in.a.data() + (l * p.m + m) * (p.k / 2);
-  const uint8_t *bRow = in.b.data() + l * (p.k / 2);
-  const uint8_t *sfa =
-      in.sfa.data() + l * ref::scaleBatchBytes(p.layout, p.m, cols);
-  const uint8_t *sfb =
-      in.sfb.data() + l * ref::scaleBatchBytes(p.layout, 1, cols);
-  std::vector<double> terms;
-  for (int64_t kb = 0; kb < cols; ++kb) {
-    double dot = 0.0;
-    for (int64_t j = kb * bs / 2; j < (kb + 1) * bs / 2; ++j)
-      dot +=
-          formats::decodeE2M1(aRow[j] & 0xF) *
-              formats::decodeE2M1(bRow[j] & 0xF) +
-          formats::decodeE2M1(aRow[j] >> 4) * formats::decodeE2M1(bRow[j] >> 4);
-    double sa = ref::decodeScale(p.format,
-                                 sfa[ref::scaleOffset(p.layout, m, kb, cols)]);
-    double sb = ref::decodeScale(p.format,
-                                 sfb[ref::scaleOffset(p.layout, 0, kb, cols)]);
-    terms.push_back(sa * sb * dot);
-  }
-  return terms;
-}
-
-/// Exponent of the lowest set bit of a finite nonzero double.
-int lowestBitExponent(double x) {
-  int e = std::ilogb(x);
-  double mantissa = std::ldexp(std::fabs(x), -e);
-  while (mantissa != std::floor(mantissa)) {
-    mantissa *= 2;
-    --e;
-  }
-  return e;
-}
-
-/// How row (l, m) must match: exactly, or within `bound` of the reference.
-struct RowCheck {
-  bool exact;
-  double bound;
-};
-
-RowCheck rowCheck(const ref::GemvProblem &p, const std::vector<double> &terms,
-                  double r) {
-  double sumAbs = 0, sum = 0;
-  int lowest = 1 << 30;
-  for (double t : terms) {
-    sumAbs += std::fabs(t);
-    sum += t;
-    if (t != 0)
-      lowest = std::min(lowest, lowestBitExponent(t));
-  }
-  const double u = std::ldexp(1.0, -24);
-  bool sumExact = sumAbs == 0 || sumAbs <= std::ldexp(1.0, 24 + lowest);
-  double scaled = static_cast<double>(p.alpha) * sum;
-  bool alphaExact = p.alpha == 1.0f ||
-                    static_cast<double>(static_cast<float>(scaled)) == scaled;
-  // Any summation order of n terms errs by at most gamma(n-1) sum |t|; a term
-  // below the normal range loses at most 2^-149.
-  double n = static_cast<double>(terms.size());
-  double gamma = (n - 1) * u / (1 - (n - 1) * u);
-  double sumError = std::fabs(static_cast<double>(p.alpha)) *
-                    (gamma * sumAbs + n * std::ldexp(1.0, -149));
-  double magnitude = std::fabs(r) + sumError;
-  double bound =
-      sumError + 2 * u * magnitude + halfUlp(p.output, 2 * magnitude);
-  return {sumExact && alphaExact, bound};
-}
-
 /// Writes `value` as element `i` of an output buffer.
 void writeOutput(ElementType type, uint8_t *c, int64_t i, double value) {
   if (type == ElementType::F32) {
@@ -214,8 +139,23 @@ void writeOutput(ElementType type, uint8_t *c, int64_t i, double value) {
   std::memcpy(c + 2 * i, &h, 2);
 }
 
+/// A value for element `i` that its expectation rejects (for --corrupt), or
+/// nullopt when it accepts every candidate.
+std::optional<double> rejectedValue(const ref::GemvExpectation &e,
+                                    ElementType type, double r, double rr) {
+  double far = 4 * e.bound + 1 + std::fabs(rr);
+  for (double v : {rr + far, rr - far, 0.0, 1.0, double(NAN)}) {
+    std::vector<uint8_t> bits(ref::elementBytes(type));
+    writeOutput(type, bits.data(), 0, v);
+    double o = ref::readOutput(type, bits.data(), 0);
+    if (!ref::meetsExpectation(e, type, o, r, rr))
+      return v;
+  }
+  return std::nullopt;
+}
+
 void checkGemv(Stats &stats, const SimKernel &kernel, ref::Distribution dist,
-               uint64_t seed) {
+               bool reverseThreads, uint64_t seed) {
   ref::GemvProblem p;
   p.m = kernel.m;
   p.k = kernel.k;
@@ -228,6 +168,7 @@ void checkGemv(Stats &stats, const SimKernel &kernel, ref::Distribution dist,
   ref::GemvInputs in = ref::generateGemvInputs(p, dist, seed);
   Guarded a(in.a), sfa(in.sfa), b(in.b), sfb(in.sfb);
   Guarded c(static_cast<size_t>(p.l * p.m * ref::elementBytes(p.output)), 0xFF);
+  nvfp4sim_set_reverse_order(reverseThreads);
   if (kernel.alpha)
     kernel.gemvAlpha(a.data(), sfa.data(), b.data(), sfb.data(), c.data(),
                      p.alpha);
@@ -236,8 +177,7 @@ void checkGemv(Stats &stats, const SimKernel &kernel, ref::Distribution dist,
 
   std::string what =
       strf("%-20s %-42s %s, threads %s, seed %llu", kernel.variant, kernel.spec,
-           dist == ref::Distribution::Full ? "full" : "weak",
-           dist == ref::Distribution::Full ? "up" : "down",
+           ref::name(dist), reverseThreads ? "down" : "up",
            (unsigned long long)seed);
   std::string detail;
   bool ok = simulationOk(detail);
@@ -253,27 +193,32 @@ void checkGemv(Stats &stats, const SimKernel &kernel, ref::Distribution dist,
   }
   std::vector<double> expect =
       ref::gemvExact(p, in.a.data(), in.sfa.data(), in.b.data(), in.sfb.data());
+  std::vector<ref::GemvExpectation> f32 = ref::expectAnyOrderGemv(
+      p, in.a.data(), in.sfa.data(), in.b.data(), in.sfb.data(), expect);
   std::vector<uint8_t> rounded = ref::roundOutput(p.output, expect);
-  int64_t exactRows = 0, wrong = 0, first = -1;
-  double worst = 0; // largest |error| / bound over the bounded rows
-  for (int64_t i = 0; i < p.l * p.m; ++i) {
-    std::vector<double> terms = blockTerms(p, in, i / p.m, i % p.m);
-    RowCheck check = rowCheck(p, terms, expect[i]);
-    double rr = ref::readOutput(p.output, rounded.data(), i);
-    if (stats.corrupt && i == (int64_t)(seed % (p.l * p.m)))
-      writeOutput(p.output, c.data(), i,
-                  rr + 4 * check.bound + 1 + std::fabs(rr));
-    double o = ref::readOutput(p.output, c.data(), i);
-    bool good;
-    if (check.exact) {
-      ++exactRows;
-      good = o == rr || (std::isnan(o) && std::isnan(rr));
-    } else {
-      double err = std::fabs(o - expect[i]);
-      good = err <= check.bound;
-      if (good && check.bound > 0)
-        worst = std::max(worst, err / check.bound);
+  const int64_t n = p.l * p.m;
+  if (stats.corrupt) // the first row from seed on that can be made wrong
+    for (int64_t j = 0; j < n; ++j) {
+      int64_t i = (int64_t(seed % n) + j) % n;
+      double rr = ref::readOutput(p.output, rounded.data(), i);
+      if (auto v = rejectedValue(f32[i], p.output, expect[i], rr)) {
+        writeOutput(p.output, c.data(), i, *v);
+        break;
+      }
     }
+  int64_t exactRows = 0, specialRows = 0, wrong = 0, first = -1;
+  double worst = 0; // largest |error| / bound over the bounded rows
+  for (int64_t i = 0; i < n; ++i) {
+    const ref::GemvExpectation &e = f32[i];
+    double rr = ref::readOutput(p.output, rounded.data(), i);
+    double o = ref::readOutput(p.output, c.data(), i);
+    bool good = ref::meetsExpectation(e, p.output, o, expect[i], rr);
+    if (e.kind == ref::GemvExpectation::Kind::Exact)
+      ++exactRows;
+    else if (e.kind != ref::GemvExpectation::Kind::Bounded)
+      ++specialRows;
+    else if (good && e.bound > 0 && std::isfinite(o))
+      worst = std::max(worst, std::fabs(o - expect[i]) / e.bound);
     if (!good && wrong++ == 0)
       first = i;
   }
@@ -281,12 +226,14 @@ void checkGemv(Stats &stats, const SimKernel &kernel, ref::Distribution dist,
     ok = false;
     detail += strf(" %lld of %lld wrong, first c[%lld][%lld] = %.9g, "
                    "reference %.17g;",
-                   (long long)wrong, (long long)(p.l * p.m),
-                   (long long)(first / p.m), (long long)(first % p.m),
+                   (long long)wrong, (long long)n, (long long)(first / p.m),
+                   (long long)(first % p.m),
                    ref::readOutput(p.output, c.data(), first), expect[first]);
   }
   detail += strf(" %lld/%lld rows exact, worst %.3f of bound",
-                 (long long)exactRows, (long long)(p.l * p.m), worst);
+                 (long long)exactRows, (long long)n, worst);
+  if (specialRows)
+    detail += strf(", %lld NaN or inf", (long long)specialRows);
   stats.report(ok, what, detail);
 }
 
@@ -338,12 +285,16 @@ const char *const kHelp =
     "tools/nvfp4-sim-check/variants.py, compiled with --nvfp4-to-host-sim,\n"
     "on the host simulation runtime with seeded random data and compares\n"
     "each result with the float64 reference (docs/testing.md): GEMVs bit\n"
-    "for bit where the f32 sum is exact, else within the f32 summation\n"
-    "bound; scale-layout conversions byte for byte. One line per case, then\n"
-    "the counts; exit status 1 when a case fails.\n"
+    "for bit where the f32 sum is exact, NaN or inf where f32 must give it,\n"
+    "else within the f32 summation bound; scale-layout conversions byte for\n"
+    "byte. GEMVs run on the full and weak inputs and on one edge\n"
+    "distribution (extreme, overflow, cancel) in turn. One line per case,\n"
+    "then the counts; exit status 1 when a case fails.\n"
     "\n"
-    "usage: nvfp4-sim-check [--seed N] [--filter TEXT] [--corrupt] [--list]\n"
+    "usage: nvfp4-sim-check [--seed N] [--filter TEXT] [--edges] [--corrupt] "
+    "[--list]\n"
     "  --seed N       seed of the random data (default 1)\n"
+    "  --edges        every edge distribution on every GEMV\n"
     "  --filter TEXT  only the variants whose name contains TEXT (default: "
     "all)\n"
     "  --corrupt      damage one element of every result: every case must "
@@ -363,6 +314,7 @@ static int usageError(const std::string &message) {
 int main(int argc, char **argv) {
   Stats stats;
   uint64_t seed = 1;
+  bool allEdges = false;
   std::string filter;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -372,6 +324,8 @@ int main(int argc, char **argv) {
       return 0;
     } else if (arg == "--corrupt") {
       stats.corrupt = true;
+    } else if (arg == "--edges") {
+      allEdges = true;
     } else if (arg == "--seed") {
       if (!hasValue)
         return usageError("--seed needs a value");
@@ -399,6 +353,11 @@ int main(int argc, char **argv) {
   std::printf("nvfp4-sim-check: seed %llu\n", (unsigned long long)seed);
   auto start = std::chrono::steady_clock::now();
   uint64_t caseSeed = seed;
+  const ref::Distribution kEdges[3] = {ref::Distribution::Extreme,
+                                       ref::Distribution::Overflow,
+                                       ref::Distribution::Cancel};
+  const char *variant = nullptr;
+  int edgeTurn = 0;
   for (const SimKernel &k : kSimKernels) {
     if (!filter.empty() &&
         std::string(k.variant).find(filter) == std::string::npos)
@@ -409,10 +368,20 @@ int main(int argc, char **argv) {
       continue;
     }
     // Two thread orders: a missing barrier shows in one or the other.
-    nvfp4sim_set_reverse_order(0);
-    checkGemv(stats, k, ref::Distribution::Full, caseSeed++);
-    nvfp4sim_set_reverse_order(1);
-    checkGemv(stats, k, ref::Distribution::Weak, caseSeed++);
+    checkGemv(stats, k, ref::Distribution::Full, false, caseSeed++);
+    checkGemv(stats, k, ref::Distribution::Weak, true, caseSeed++);
+    // The edge distributions in turn within a variant (each has at least
+    // three GEMVs), or all of them with --edges.
+    if (!variant || std::strcmp(variant, k.variant) != 0) {
+      variant = k.variant;
+      edgeTurn = 0;
+    }
+    for (int e = 0; e < 3; ++e) {
+      if (!allEdges && e != edgeTurn % 3)
+        continue;
+      checkGemv(stats, k, kEdges[e], e % 2 == 1, caseSeed++);
+    }
+    ++edgeTurn;
   }
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)

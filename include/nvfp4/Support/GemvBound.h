@@ -85,6 +85,41 @@ GemvBoundCheck checkGemvBound(const GemvProblem &p,
                               const uint8_t *out,
                               const std::vector<double> &ref);
 
+/// The GPU kernels' f32 evaluation (docs/numerics.md section 11): per unit
+/// of 16 values, fma(dot * sfa, sfb, acc), the unit terms summed in an
+/// order of the kernel's own. The expectation of every output element of p
+/// (alpha and output type included), in c order; `ref` is gemvExact's.
+///   NaN        a NaN scale, or unit products dot * sfa beyond the f32 range
+///              of both signs (or times a zero sfb);
+///   Inf        such products of one sign, the other terms unable to
+///              overflow in any order;
+///   NonFinite  the f32 partial sums may overflow, or a product may (the
+///              dp4a decode carries 4 * dot): inf, NaN or a finite value
+///              within `bound` (-1 where a product is infinite: no finite
+///              value passes);
+///   Exact      every term a multiple of 2^e with sum |t| <= 2^(24+e), and
+///              alpha times the sum an f32: round(ref) bit for bit;
+///   Bounded    otherwise: within gamma(n-1) sum |t| of f32 summation in
+///              any order, plus the alpha and output roundings.
+std::vector<GemvExpectation>
+expectAnyOrderGemv(const GemvProblem &p, const uint8_t *a, const uint8_t *sfa,
+                   const uint8_t *b, const uint8_t *sfb,
+                   const std::vector<double> &ref);
+
+/// compare() for a GPU kernel's output of p: elements whose expectation
+/// (expectAnyOrderGemv) is NaN, Inf or NonFinite, where the f32 evaluation
+/// leaves the f32 range and the float64 reference cannot say what it
+/// gives, must meet that expectation; with `everyElement`, every element
+/// must (exact where the f32 sum is, else within its bound; for inputs
+/// whose cancellations no fixed tolerance covers). The other elements are
+/// held to compare's rule. Plain compare() when the scales rule out
+/// non-finite results and not `everyElement`.
+Comparison compareAnyOrderGemv(const GemvProblem &p, const uint8_t *a,
+                               const uint8_t *sfa, const uint8_t *b,
+                               const uint8_t *sfb, const uint8_t *out,
+                               const std::vector<double> &ref, double rtol,
+                               double atol, bool everyElement);
+
 } // namespace nvfp4::ref
 
 #endif // NVFP4_SUPPORT_GEMVBOUND_H

@@ -83,30 +83,55 @@ std::vector<double> dequantize(ScaleFormat format, ScaleLayout layout,
 /// Result of comparing an output buffer against float64 reference values.
 struct Comparison {
   double maxAbsError = 0, relError = 0; // rel: ||out - ref|| / ||ref||
-  int64_t firstMismatch = -1;           // -1 when every element is within tol
-  int64_t nanCount = 0;                 // outputs that are NaN where ref is not
+  int64_t firstMismatch = -1;           // -1 when every element is accepted
+  int64_t nanCount = 0; // rejected outputs that are NaN where ref is not
   bool ok() const { return firstMismatch < 0 && nanCount == 0; }
 };
-/// Element-wise |out - rr| <= atol + rtol * |rr| (or out == rr), where rr is
-/// the reference rounded to `type`; a NaN output where the reference is not
-/// NaN fails. relError and maxAbsError use the unrounded reference.
+/// How compare() judges one element: by the rule below, or as the caller
+/// has already decided (for outputs the float64 reference cannot predict).
+enum class Verdict : uint8_t { ByTolerance, Pass, Fail };
+/// Element by element, with rr the reference rounded to `type`
+/// (docs/numerics.md section 8): a NaN reference needs a NaN output; an
+/// infinite rr (the reference, or its rounding, overflows) needs that same
+/// infinity; a finite rr needs a finite output with |out - rr| <= atol +
+/// rtol * |rr|. relError and maxAbsError use the unrounded reference over
+/// the elements where out and rr are finite; maxAbsError is infinite when a
+/// NaN or an infinity fails. `decided`, when given, holds one verdict per
+/// element.
 Comparison compare(ElementType type, const uint8_t *out,
-                   const std::vector<double> &ref, double rtol, double atol);
+                   const std::vector<double> &ref, double rtol, double atol,
+                   const std::vector<Verdict> *decided = nullptr);
 
-/// Seeded input generation. `Full` draws all 16 e2m1 codes uniformly and
-/// realistic scales (NVFP4: e4m3 in [2^-6, 2^2], MXFP4: ue8m0 2^-4..2^2);
-/// `Weak` mimics the reference problem's generator: small scales, codes
-/// biased towards small magnitudes. `Extreme` draws codes as Full and mixes
-/// realistic scales with every other finite one (negative, zero, subnormal
-/// and the largest e4m3; ue8m0 from 2^-127 to 2^127, whose products leave
-/// the f32 range) and a few NaN scales (docs/numerics.md section 9).
-enum class Distribution { Full, Weak, Extreme };
+/// Seeded input generation (docs/numerics.md section 9). `Full` draws all
+/// 16 e2m1 codes uniformly and realistic scales (NVFP4: e4m3 in [2^-6, 2^2],
+/// MXFP4: ue8m0 2^-4..2^2); `Weak` mimics the reference problem's
+/// generator: small scales, codes biased towards small magnitudes. The edge
+/// distributions:
+///  - `Extreme` draws codes as Full and mixes realistic scales with every
+///    other finite one (negative, zero, subnormal and the largest e4m3;
+///    ue8m0 from 2^-127 to 2^127, whose products leave the f32 range) and a
+///    few NaN scales.
+///  - `Overflow` sets every code of a and b to +-6 (random signs) and every
+///    scale near the top: e4m3 +-256..+-448, ue8m0 2^E..2^(E+2) with E as
+///    large as K allows without an f32 partial sum overflowing. Every row's
+///    f32 sum is exact in any order (K <= 76080 for NVFP4), so the expected
+///    output is the rounded reference: +-inf in f16 for every nonzero row.
+///  - `Cancel` pairs the blocks of each batch: the second block of a pair
+///    holds the first one's products in another order with the opposite
+///    sign, so a row sums to 0, or to one changed product (every other row,
+///    at random). Power-of-two scales spread so that every f32 sum of a row
+///    is exact in any order (K <= 116508), while a sum in f16 or bf16, or one
+///    that pairs the wrong values, is visibly off.
+enum class Distribution { Full, Weak, Extreme, Overflow, Cancel };
+inline constexpr Distribution kDistributions[] = {
+    Distribution::Full, Distribution::Weak, Distribution::Extreme,
+    Distribution::Overflow, Distribution::Cancel};
 struct GemvInputs {
   std::vector<uint8_t> a, sfa, b, sfb; // sfa/sfb in p.layout
 };
 GemvInputs generateGemvInputs(const GemvProblem &p, Distribution dist,
                               uint64_t seed);
-/// "full", "weak", "extreme".
+/// "full", "weak", "extreme", "overflow", "cancel".
 const char *name(Distribution dist);
 
 } // namespace nvfp4::ref

@@ -1,0 +1,20 @@
+//===- ReferenceChecks.h - Argument checks of the reference -----*- C++ -*-===//
+//
+// Shared by the reference's source files: a misuse of the library (a
+// negative size, K not a multiple of the block) is a programming error and
+// aborts with one line.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NVFP4_LIB_SUPPORT_REFERENCECHECKS_H
+#define NVFP4_LIB_SUPPORT_REFERENCECHECKS_H
+
+#include "nvfp4/Support/Reference.h"
+
+namespace nvfp4::ref::detail {
+
+[[noreturn]] void fatal(const char *msg);
+void checkShape(ScaleFormat format, int64_t rows, int64_t k, int64_t l);
+
+} // namespace nvfp4::ref::detail
+
+#endif // NVFP4_LIB_SUPPORT_REFERENCECHECKS_H
