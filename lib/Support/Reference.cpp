@@ -274,6 +274,18 @@ std::vector<double> ref::dequantize(ScaleFormat format, ScaleLayout layout,
   return x;
 }
 
+namespace {
+/// Whether `o` is the rounding to `type` of some value within `tol` of `r`.
+/// A kernel rounds its f32 sum to the output type once; where the exact
+/// result lies near the midpoint of two bf16 (or f16) neighbours, a sum
+/// correct to well within the tolerance may round to either of them.
+bool roundsFromWithin(ElementType type, double o, double r, double tol) {
+  std::vector<uint8_t> ends = roundOutput(type, {r - tol, r + tol});
+  return readOutput(type, ends.data(), 0) <= o &&
+         o <= readOutput(type, ends.data(), 1);
+}
+} // namespace
+
 Comparison ref::compare(ElementType type, const uint8_t *out,
                         const std::vector<double> &ref, double rtol,
                         double atol, const std::vector<Verdict> *decided) {
@@ -298,7 +310,8 @@ Comparison ref::compare(ElementType type, const uint8_t *out,
       pass = o == rr; // the same infinity; no tolerance reaches it
     } else {
       pass = std::isfinite(o) &&
-             (o == rr || std::fabs(o - rr) <= atol + rtol * std::fabs(rr));
+             (o == rr || std::fabs(o - rr) <= atol + rtol * std::fabs(rr) ||
+              roundsFromWithin(type, o, r, atol + rtol * std::fabs(r)));
     }
     if (!pass && cmp.firstMismatch < 0)
       cmp.firstMismatch = static_cast<int64_t>(i);

@@ -94,7 +94,9 @@ enum class Verdict : uint8_t { ByTolerance, Pass, Fail };
 /// (docs/numerics.md section 8): a NaN reference needs a NaN output; an
 /// infinite rr (the reference, or its rounding, overflows) needs that same
 /// infinity; a finite rr needs a finite output with |out - rr| <= atol +
-/// rtol * |rr|. relError and maxAbsError use the unrounded reference over
+/// rtol * |rr|, or one that is the rounding to `type` of a value within
+/// atol + rtol * |reference| (near a rounding midpoint either neighbour is
+/// right). relError and maxAbsError use the unrounded reference over
 /// the elements where out and rr are finite; maxAbsError is infinite when a
 /// NaN or an infinity fails. `decided`, when given, holds one verdict per
 /// element.
