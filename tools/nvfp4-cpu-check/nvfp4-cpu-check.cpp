@@ -11,6 +11,8 @@
 #include "Check.h"
 #include "nvfp4/Support/StringFormat.h"
 
+#include "nvfp4/Support/CheckToolCommandLine.h"
+
 #include <CLI/CLI.hpp>
 
 #include <cerrno>
@@ -81,15 +83,9 @@ int main(int argc, char **argv) {
   app.add_flag("--corrupt", corrupt,
                "damage one element of every result before checking it: "
                "every case must fail");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp &) {
-    std::fputs(app.help().c_str(), stdout);
-    return 0;
-  } catch (const CLI::ParseError &e) {
-    std::fprintf(stderr, "nvfp4-cpu-check: error: %s (see --help)\n", e.what());
-    return 2;
-  }
+  if (std::optional<int> status =
+          nvfp4::parseCheckToolCommandLine(app, argc, argv, "nvfp4-cpu-check"))
+    return *status;
 
   std::printf("nvfp4-cpu-check: seed %llu (rerun with --seed %llu)\n",
               (unsigned long long)seed, (unsigned long long)seed);

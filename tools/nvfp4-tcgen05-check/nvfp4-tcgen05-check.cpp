@@ -18,6 +18,8 @@
 #include "nvfp4/Support/Reference.h"
 #include "nvfp4/Support/Tcgen05Plan.h"
 
+#include "nvfp4/Support/CheckToolCommandLine.h"
+
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -326,16 +328,9 @@ int main(int argc, char **argv) {
       names.push_back(entry.first);
     return names;
   }()));
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp &) {
-    std::fputs(app.help().c_str(), stdout);
-    return 0;
-  } catch (const CLI::ParseError &e) {
-    std::fprintf(stderr, "nvfp4-tcgen05-check: error: %s (see --help)\n",
-                 e.what());
-    return 2;
-  }
+  if (std::optional<int> status = nvfp4::parseCheckToolCommandLine(
+          app, argc, argv, "nvfp4-tcgen05-check"))
+    return *status;
 
   plan::GemvPlan p;
   p.m = m;
