@@ -117,7 +117,7 @@ struct KernelBuilder {
   Value partials;    // workgroup buffer [split-k, rows-per-block] when split
   Value preparedVec; // workgroup buffer of b prepared for dp4a, if shared
   Value stages;      // workgroup buffer of a's async copies, if any
-  Value threadId;
+  Value threadId;    // thread index in the CTA (x)
   SmallVector<Value> rows; // clamped row indices, one per rows-per-thread
 
   int64_t rowBytes() { return op.getA().getType().getDimSize(2); }
@@ -228,12 +228,13 @@ struct KernelBuilder {
   /// chunks (clamped to the last one: a repeated chunk stores the same
   /// words again) and issues all their loads before decoding any, so the
   /// prologue costs one load latency.
-  void buildSharedVectorPrologue(Value tid) {
+  void buildSharedVectorPrologue() {
     int64_t perThread = ::nvfp4::layout::ceilDiv(chunks(), cfg.threads());
     SmallVector<Value> chunkIds;
     SmallVector<SmallVector<Value>> loaded;
     for (int64_t i = 0; i < perThread; ++i) {
-      Value chunk = vmin(IV(b, loc, tid) + i * cfg.threads(), chunks() - 1);
+      Value chunk =
+          vmin(IV(b, loc, threadId) + i * cfg.threads(), chunks() - 1);
       chunkIds.push_back(chunk);
       loaded.push_back(loadWords(b, loc, vec,
                                  {batch, IV(b, loc, chunk) * cfg.bytesPerLoad},
@@ -503,8 +504,7 @@ struct KernelBuilder {
   }
 
   void build() {
-    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-    threadId = tid;
+    threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
     Value blockX = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
     batch = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
     // The CTAs of one row block are adjacent, so they run at the same time
@@ -514,8 +514,8 @@ struct KernelBuilder {
       rowBlock = IV(b, loc, blockX) / cfg.ctaSplitK;
       ctaSlice = IV(b, loc, blockX) % cfg.ctaSplitK;
     }
-    lane = IV(b, loc, tid) % cfg.lanesPerRow;
-    IV group = IV(b, loc, tid) / cfg.lanesPerRow;
+    lane = IV(b, loc, threadId) % cfg.lanesPerRow;
+    IV group = IV(b, loc, threadId) / cfg.lanesPerRow;
     // Groups are numbered row group first, then K slice.
     int64_t rowGroups = cfg.rowGroups();
     Value rowGroup = group % rowGroups;
@@ -565,7 +565,7 @@ struct KernelBuilder {
       firstWords = loadSteps(IV::index(b, loc, 0), cfg.loadsInFlight,
                              /*clamp=*/true);
     if (preparedVec)
-      buildSharedVectorPrologue(tid);
+      buildSharedVectorPrologue();
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
     SmallVector<Value> acc(cfg.rowsPerThread, zero);
     if (stages) {
@@ -608,7 +608,7 @@ struct KernelBuilder {
                                    ValueRange{IV::index(b, loc, k), slot}));
     }
     if (cfg.ctaSplitK > 1) {
-      buildCtaReduction(isLeader, acc, tid);
+      buildCtaReduction(isLeader, acc);
       return;
     }
     storeResults(isLeader, acc);
@@ -650,7 +650,7 @@ struct KernelBuilder {
   /// workspace; the last CTA of the row block to count itself in reads all
   /// of them back in slice order, finishes the rows and resets the counter
   /// for the next launch.
-  void buildCtaReduction(Value isLeader, ArrayRef<Value> acc, Value tid) {
+  void buildCtaReduction(Value isLeader, ArrayRef<Value> acc) {
     Value zeroIdx = IV::index(b, loc, 0);
     auto inRange = [&](int64_t r) {
       return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, rowIds[r],
@@ -668,8 +668,8 @@ struct KernelBuilder {
     // itself in (membar.gl, then the barrier orders the count after it).
     NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::GPU);
     gpu::BarrierOp::create(b, loc);
-    Value isFirstThread =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, zeroIdx);
+    Value isFirstThread = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq, threadId, zeroIdx);
     {
       auto ifOp =
           scf::IfOp::create(b, loc, isFirstThread, /*withElseRegion=*/false);
@@ -776,52 +776,33 @@ createSplitKGlobals(OpBuilder &b, gpu::GPUFuncOp kernel, GemvOp op,
 void mlir::nvfp4::buildGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel,
                                       GemvOp op, const KernelConfig &cfg) {
   Location loc = op.getLoc();
-  Value partials;
-  if (cfg.splitK > 1) {
+  // A workgroup buffer of the kernel; `align` for buffers accessed in wider
+  // vectors than their element type (whose alignment is all they would get).
+  auto addShared = [&](ArrayRef<int64_t> shape, Type element,
+                       int64_t align = 0) -> Value {
     auto workgroup = gpu::AddressSpaceAttr::get(
         b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
-    partials = kernel.addWorkgroupAttribution(
-        MemRefType::get({cfg.splitK, cfg.rowsPerBlock}, b.getF32Type(),
-                        MemRefLayoutAttrInterface(), workgroup),
+    Value buffer = kernel.addWorkgroupAttribution(
+        MemRefType::get(shape, element, MemRefLayoutAttrInterface(), workgroup),
         loc);
-  }
-  Value preparedVec;
-  if (cfg.vectorInShared) {
-    auto workgroup = gpu::AddressSpaceAttr::get(
-        b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
-    int64_t units = op.getA().getType().getDimSize(2) / 8;
-    preparedVec = kernel.addWorkgroupAttribution(
-        MemRefType::get({units * kPreparedWordsPerUnit}, b.getI32Type(),
-                        MemRefLayoutAttrInterface(), workgroup),
-        loc);
-    // Its units are stored and loaded as 16-byte vectors; the buffer's
-    // element type alone would align it to 4.
-    kernel.setWorkgroupAttributionAttr(
-        kernel.getNumWorkgroupAttributions() - 1,
-        LLVM::LLVMDialect::getAlignAttrName(),
-        b.getI64IntegerAttr(4 * kPreparedWordsPerUnit));
-  }
-  Value stages;
-  if (cfg.asyncCopyStages) {
-    auto workgroup = gpu::AddressSpaceAttr::get(
-        b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
-    stages = kernel.addWorkgroupAttribution(
-        MemRefType::get({asyncCopyBytes(cfg)}, b.getI8Type(),
-                        MemRefLayoutAttrInterface(), workgroup),
-        loc);
-    kernel.setWorkgroupAttributionAttr(kernel.getNumWorkgroupAttributions() - 1,
-                                       LLVM::LLVMDialect::getAlignAttrName(),
-                                       b.getI64IntegerAttr(16));
-  }
-  Value lastFlag;
-  if (cfg.ctaSplitK > 1) {
-    auto workgroup = gpu::AddressSpaceAttr::get(
-        b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
-    lastFlag = kernel.addWorkgroupAttribution(
-        MemRefType::get({1}, b.getI32Type(), MemRefLayoutAttrInterface(),
-                        workgroup),
-        loc);
-  }
+    if (align)
+      kernel.setWorkgroupAttributionAttr(
+          kernel.getNumWorkgroupAttributions() - 1,
+          LLVM::LLVMDialect::getAlignAttrName(), b.getI64IntegerAttr(align));
+    return buffer;
+  };
+  Value partials, preparedVec, stages, lastFlag;
+  if (cfg.splitK > 1)
+    partials = addShared({cfg.splitK, cfg.rowsPerBlock}, b.getF32Type());
+  // The prepared vector's units and a's stages move as 16-byte vectors.
+  if (cfg.vectorInShared)
+    preparedVec = addShared(
+        {op.getA().getType().getDimSize(2) / 8 * kPreparedWordsPerUnit},
+        b.getI32Type(), 4 * kPreparedWordsPerUnit);
+  if (cfg.asyncCopyStages)
+    stages = addShared({asyncCopyBytes(cfg)}, b.getI8Type(), 16);
+  if (cfg.ctaSplitK > 1)
+    lastFlag = addShared({1}, b.getI32Type());
   Block &entry = kernel.getBody().front();
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&entry);

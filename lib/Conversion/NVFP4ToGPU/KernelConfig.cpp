@@ -177,14 +177,17 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
   // memory next to the split-k partials.
   cfg.vectorInShared =
       options.vectorInShared && cfg.decode == DecodeMethod::Dp4a;
-  if (cfg.vectorInShared && sharedMemoryBytes(op, cfg) > 48 * 1024)
+  // Static shared memory a kernel may declare.
+  constexpr int64_t kStaticSharedLimit = 48 * 1024;
+  if (cfg.vectorInShared && sharedMemoryBytes(op, cfg) > kStaticSharedLimit)
     cfg.vectorInShared = false;
-  if (sharedMemoryBytes(op, cfg) > 48 * 1024)
+  if (sharedMemoryBytes(op, cfg) > kStaticSharedLimit)
     return op.emitOpError()
            << "needs " << sharedMemoryBytes(op, cfg)
            << " bytes of shared memory (async-copy-stages x rows-per-block "
               "x lanes-per-row x split-k x bytes-per-load and the split-k "
-              "partials), more than the 49152 a kernel may declare";
+              "partials), more than the "
+           << kStaticSharedLimit << " a kernel may declare";
   // Four rows 32 apart share a 16-byte line of blocked scales; a CTA's row
   // groups must then tile the 32 lines of an atom.
   cfg.interleaveRows =
