@@ -7,6 +7,7 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -31,6 +32,10 @@ void mlir::nvfp4::buildKernelsToNVVMPasses(OpPassManager &pm,
   // nvgpu (the asynchronous copies of a) to NVVM, before the memrefs it
   // addresses become LLVM values.
   device.addPass(createConvertNVGPUToNVVMPass());
+  // The tensor copies' shared-memory boxes are subviews: offsets and
+  // strides become plain arithmetic before the memrefs become LLVM values.
+  device.addPass(memref::createExpandStridedMetadataPass());
+  device.addPass(createLowerAffinePass());
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.useBarePtrCallConv = true;
   device.addPass(createConvertGpuOpsToNVVMOps(nvvm));

@@ -122,6 +122,12 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
                 "(nvgpu.device_async_copy) ahead of the decode, so the "
                 "bytes in flight take no registers (2-8; 0: loads into "
                 "registers)">,
+    NVFP4Option<"tma", "tma", "bool", "false",
+                "Fill the async-copy-stages stages with tensor-memory-"
+                "accelerator copies (nvgpu.tma.async.load, one box per K "
+                "slice and step issued by one thread, completion on an "
+                "nvgpu mbarrier) instead of per-thread cp.async; the kernel "
+                "takes a tensor map of a (sm_90a and later)">,
     NVFP4Option<"splitK", "split-k", "int64_t", "0",
                 "Lane groups of one CTA that split a row's K range (partials "
                 "added in shared memory; 1-16; 0: cost model)">,

@@ -100,7 +100,8 @@ NamedAttrList mlir::nvfp4::gemvLaunchInfo(OpBuilder &b, GemvOp op,
 void mlir::nvfp4::replaceGemvWithLaunch(RewriterBase &b, GemvOp op,
                                         gpu::GPUFuncOp kernel, int64_t gridX,
                                         int64_t sharedBytes,
-                                        DictionaryAttr info) {
+                                        DictionaryAttr info,
+                                        ValueRange extraArgs) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(op);
   Location loc = op.getLoc();
@@ -111,6 +112,7 @@ void mlir::nvfp4::replaceGemvWithLaunch(RewriterBase &b, GemvOp op,
                              op.getC()};
   if (op.getAlpha())
     args.push_back(op.getAlpha());
+  llvm::append_range(args, extraArgs);
   Value shared;
   if (sharedBytes != 0)
     shared = arith::ConstantIntOp::create(b, loc, sharedBytes, 32);

@@ -17,12 +17,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "GemvKernel.h"
+#include "TmaCopy.h"
 #include "UnitDot.h"
 
 #include "nvfp4/Conversion/Common/Codec.h"
 #include "nvfp4/Conversion/Common/IndexValue.h"
 #include "nvfp4/Support/GemvCostModel.h"
 #include "nvfp4/Support/ScaleLayout.h"
+#include "nvfp4/Support/TensorMap.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -117,6 +119,9 @@ struct KernelBuilder {
   Value partials;    // workgroup buffer [split-k, rows-per-block] when split
   Value preparedVec; // workgroup buffer of b prepared for dp4a, if shared
   Value stages;      // workgroup buffer of a's async copies, if any
+  Value tmaMap;      // tensor map of a (tma)
+  Value barriers;    // one mbarrier per stage (tma)
+  Value rowInBlock;  // this thread's first row in the CTA's row block
   Value threadId;    // thread index in the CTA (x)
   SmallVector<Value> rows; // clamped row indices, one per rows-per-thread
 
@@ -467,6 +472,136 @@ struct KernelBuilder {
     return SmallVector<Value>(loop.getResults());
   }
 
+  /// First chunk of K slice `q` of this CTA.
+  Value ctaSliceChunk(int64_t q, int64_t sliceChunks) {
+    IV global = IV::index(b, loc, q);
+    if (ctaSlice)
+      global = IV(b, loc, ctaSlice) * cfg.splitK + q;
+    return global * sliceChunks;
+  }
+
+  /// One thread (`issuer`) copies step `step` of every K slice of the CTA's
+  /// rows, a box of rows-per-block x lanes-per-row chunks each, into stage
+  /// step % stages; the stage's mbarrier expects all their bytes. Boxes past
+  /// the row's end or M are filled with zeros by the copy, and chunks past a
+  /// slice belong to the next one: both are read by nobody.
+  void issueTmaStage(Value step, Value issuer, int64_t sliceChunks) {
+    Value slot = IV(b, loc, step) % cfg.asyncCopyStages;
+    int64_t boxBytes = cfg.rowsPerBlock * cfg.lanesPerRow * cfg.bytesPerLoad;
+    nvgpu::MBarrierArriveExpectTxOp::create(
+        b, loc, barriers, IV::index(b, loc, cfg.splitK * boxBytes), slot,
+        issuer);
+    auto stagesType = cast<MemRefType>(stages.getType());
+    for (int64_t q = 0; q < cfg.splitK; ++q) {
+      // Coordinates innermost first, a's row in 8-byte elements.
+      IV chunk = IV(b, loc, ctaSliceChunk(q, sliceChunks)) +
+                 IV(b, loc, step) * cfg.lanesPerRow;
+      Value kElement = chunk * (cfg.bytesPerLoad / 8);
+      Value firstRow = IV(b, loc, rowBlock) * cfg.rowsPerBlock;
+      Value box = IV(b, loc, slot) * cfg.splitK + q;
+      auto view = memref::SubViewOp::create(
+          b, loc, stages,
+          ArrayRef<OpFoldResult>{box, b.getIndexAttr(0), b.getIndexAttr(0)},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(1),
+                                 b.getIndexAttr(stagesType.getDimSize(1)),
+                                 b.getIndexAttr(stagesType.getDimSize(2))},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1),
+                                 b.getIndexAttr(1)});
+      nvgpu::TmaAsyncLoadOp::create(b, loc, view, barriers, tmaMap,
+                                    ValueRange{kElement, firstRow, batch}, slot,
+                                    /*multicastMask=*/Value(), issuer);
+    }
+  }
+
+  /// The words of this thread's rows in stage `slot` of the tma boxes.
+  SmallVector<Value> readTmaStage(Value slot) {
+    SmallVector<Value> words;
+    Value box = IV(b, loc, slot) * cfg.splitK + IV(b, loc, slice);
+    Value column = IV(b, loc, lane) * (cfg.bytesPerLoad / 8);
+    for (int64_t r = 0; r < cfg.rowsPerThread; ++r) {
+      Value row = IV(b, loc, rowInBlock) + r;
+      Value pair = vector::LoadOp::create(
+          b, loc, VectorType::get({cfg.bytesPerLoad / 8}, b.getI64Type()),
+          stages, ValueRange{box, row, column});
+      Value w = vector::BitCastOp::create(
+          b, loc, VectorType::get({cfg.bytesPerLoad / 4}, b.getI32Type()),
+          pair);
+      for (int64_t i = 0; i < cfg.bytesPerLoad / 4; ++i)
+        words.push_back(vector::ExtractOp::create(b, loc, w, i));
+    }
+    return words;
+  }
+
+  /// Whole steps [0, full) with a's stages filled by tensor-memory-
+  /// accelerator copies: one thread issues every box of a step, all threads
+  /// wait on the stage's mbarrier (phase parity: which use of the stage),
+  /// and a CTA barrier at each step keeps the issuer from refilling a stage
+  /// some thread still reads. All threads walk the longest slice's steps
+  /// (they meet at every barrier); a shorter slice's threads skip the
+  /// decode of steps past their own.
+  SmallVector<Value> buildTmaStepLoop(Value full, ArrayRef<Value> acc,
+                                      int64_t sliceChunks, bool equalSlices) {
+    int64_t steps = sliceChunks / cfg.lanesPerRow;
+    if (steps == 0)
+      return SmallVector<Value>(acc.begin(), acc.end());
+    Value issuer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         threadId, IV::index(b, loc, 0));
+    nvgpu::TmaPrefetchOp::create(b, loc, tmaMap, issuer);
+    for (int64_t s = 0; s < cfg.asyncCopyStages; ++s)
+      nvgpu::MBarrierInitOp::create(b, loc, barriers, IV::index(b, loc, 1),
+                                    IV::index(b, loc, s), issuer);
+    // The initialised barriers must be visible to the copy engine and to
+    // every thread before anyone uses them.
+    NVVM::FenceMbarrierInitOp::create(b, loc);
+    gpu::BarrierOp::create(b, loc);
+    int64_t ahead = cfg.asyncCopyStages - 1;
+    for (int64_t i = 0; i < std::min(ahead, steps); ++i)
+      issueTmaStage(IV::index(b, loc, i), issuer, sliceChunks);
+    auto loop = scf::ForOp::create(
+        b, loc, IV::index(b, loc, 0), IV::index(b, loc, steps),
+        IV::index(b, loc, 1), acc,
+        [&](OpBuilder &nb, Location, Value step, ValueRange iter) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          // Everyone is done with step - 1, whose stage is refilled now.
+          gpu::BarrierOp::create(b, loc);
+          IV next = IV(b, loc, step) + ahead;
+          Value inRange =
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next,
+                                    IV::index(b, loc, steps));
+          issueTmaStage(next, arith::AndIOp::create(b, loc, issuer, inRange),
+                        sliceChunks);
+          Value slot = IV(b, loc, step) % cfg.asyncCopyStages;
+          Value parity = arith::TruncIOp::create(
+              b, loc, b.getI1Type(),
+              arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                         IV(b, loc, step) /
+                                             cfg.asyncCopyStages % 2));
+          nvgpu::MBarrierTryWaitParityOp::create(
+              b, loc, barriers, parity, IV::index(b, loc, kTryWaitTicks), slot);
+          SmallVector<Value> sums(iter);
+          if (equalSlices) {
+            scf::YieldOp::create(
+                b, loc, computeSteps(step, 1, readTmaStage(slot), sums));
+            return;
+          }
+          Value mine = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                             step, full);
+          auto ifOp = scf::IfOp::create(b, loc, TypeRange(ValueRange(sums)),
+                                        mine, /*withElseRegion=*/true);
+          {
+            OpBuilder::InsertionGuard inner(b);
+            b.setInsertionPointToStart(ifOp.thenBlock());
+            scf::YieldOp::create(
+                b, loc, computeSteps(step, 1, readTmaStage(slot), sums));
+            b.setInsertionPointToStart(ifOp.elseBlock());
+            scf::YieldOp::create(b, loc, sums);
+          }
+          scf::YieldOp::create(b, loc, ifOp.getResults());
+        });
+    return SmallVector<Value>(loop.getResults());
+  }
+
   /// Single steps [lo, hi) of this thread's slice.
   SmallVector<Value> buildSingleSteps(Value lo, Value hi, ArrayRef<Value> acc) {
     auto loop = scf::ForOp::create(
@@ -538,7 +673,7 @@ struct KernelBuilder {
     Value full = n / cfg.lanesPerRow;
     Value tail = n % cfg.lanesPerRow;
 
-    Value rowInBlock = IV(b, loc, rowGroup) * cfg.rowsPerThread;
+    rowInBlock = IV(b, loc, rowGroup) * cfg.rowsPerThread;
     if (cfg.interleaveRows) {
       // Row group q owns rows 128 (q / 32) + q % 32 + 32 i: the rows whose
       // scales share one 16-byte line of a blocked atom.
@@ -568,7 +703,11 @@ struct KernelBuilder {
       buildSharedVectorPrologue();
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
     SmallVector<Value> acc(cfg.rowsPerThread, zero);
-    if (stages) {
+    if (tmaMap) {
+      acc = buildTmaStepLoop(full, acc, slicing.sliceChunks,
+                             slicing.sliceChunks * slicing.slices ==
+                                 slicing.chunks);
+    } else if (stages) {
       acc = buildAsyncStepLoop(full, acc);
     } else {
       Value groups = IV(b, loc, full) / cfg.loadsInFlight;
@@ -799,7 +938,10 @@ void mlir::nvfp4::buildGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel,
     preparedVec = addShared(
         {op.getA().getType().getDimSize(2) / 8 * kPreparedWordsPerUnit},
         b.getI32Type(), 4 * kPreparedWordsPerUnit);
-  if (cfg.asyncCopyStages)
+  if (cfg.tma)
+    stages = addShared(tmaStageShape(cfg), b.getI64Type(),
+                       ::nvfp4::tensormap::kSharedAlignment);
+  else if (cfg.asyncCopyStages)
     stages = addShared({asyncCopyBytes(cfg)}, b.getI8Type(), 16);
   if (cfg.ctaSplitK > 1)
     lastFlag = addShared({1}, b.getI32Type());
@@ -812,7 +954,7 @@ void mlir::nvfp4::buildGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel,
   kb.vec = entry.getArgument(2);
   kb.sfb = entry.getArgument(3);
   kb.c = entry.getArgument(4);
-  if (kernel.getNumArguments() > 5)
+  if (op.getAlpha())
     kb.alpha = entry.getArgument(5);
   kb.partials = partials;
   kb.preparedVec = preparedVec;
@@ -825,6 +967,24 @@ void mlir::nvfp4::buildGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel,
                                                workspace.getSymName());
     kb.counters = memref::GetGlobalOp::create(b, loc, counters.getType(),
                                               counters.getSymName());
+  }
+  if (cfg.tma) {
+    // The map arrives as the address of its encoded bytes (the last
+    // parameter); the nvgpu ops take it as a descriptor, which
+    // convert-nvgpu-to-nvvm turns back into that pointer.
+    Value address = LLVM::IntToPtrOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext()),
+        entry.getArgument(kernel.getNumArguments() - 1));
+    kb.tmaMap = UnrealizedConversionCastOp::create(
+                    b, loc, tmaDescriptorType(b.getContext(), cfg), address)
+                    .getResult(0);
+    kb.barriers = nvgpu::MBarrierCreateOp::create(
+        b, loc,
+        nvgpu::MBarrierGroupType::get(
+            b.getContext(),
+            gpu::AddressSpaceAttr::get(
+                b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace()),
+            cfg.asyncCopyStages));
   }
   kb.build();
   gpu::ReturnOp::create(b, loc);

@@ -6,6 +6,7 @@
 #include "nvfp4/Support/Chips.h"
 #include "nvfp4/Support/GemvCostModel.h"
 #include "nvfp4/Support/ScaleLayout.h"
+#include "nvfp4/Support/TensorMap.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -64,6 +65,34 @@ FailureOr<DecodeMethod> resolveDecode(GemvOp op, DecodeChoice decode,
 }
 
 } // namespace
+
+/// What a box of a needs (KernelConfig::tma): 16-byte chunks (so rows of a
+/// multiple of 16 bytes, which a tensor map's stride needs too), at most 256
+/// rows, and boxes that keep the shared memory they land in aligned.
+static LogicalResult checkTmaConfig(GemvOp op, const KernelConfig &cfg) {
+  if (cfg.asyncCopyStages < 2)
+    return op.emitOpError()
+           << "tma fills the async-copy stages: it needs async-copy-stages in "
+              "[2, 8], got "
+           << cfg.asyncCopyStages;
+  if (cfg.bytesPerLoad != 16)
+    return op.emitOpError()
+           << "tma needs bytes-per-load = 16 (rows of a multiple of 16 bytes, "
+              "a tensor map's stride rule), got "
+           << cfg.bytesPerLoad;
+  if (cfg.rowsPerBlock > ::nvfp4::tensormap::kMaxBoxSize)
+    return op.emitOpError()
+           << "tma needs rows-per-block <= " << ::nvfp4::tensormap::kMaxBoxSize
+           << " (a tensor map's box), got " << cfg.rowsPerBlock;
+  int64_t boxBytes = cfg.rowsPerBlock * cfg.lanesPerRow * cfg.bytesPerLoad;
+  if (boxBytes % ::nvfp4::tensormap::kSharedAlignment != 0)
+    return op.emitOpError()
+           << "tma copies boxes of rows-per-block x lanes-per-row x 16 = "
+           << boxBytes
+           << " bytes into shared memory; they must be a multiple of "
+           << ::nvfp4::tensormap::kSharedAlignment << " bytes to stay aligned";
+  return success();
+}
 
 FailureOr<KernelConfig>
 mlir::nvfp4::resolveKernelConfig(GemvOp op,
@@ -172,6 +201,9 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
       (cfg.asyncCopyStages < 2 || cfg.asyncCopyStages > 8))
     return op.emitOpError() << "async-copy-stages must be 0 or in [2, 8], got "
                             << cfg.asyncCopyStages;
+  cfg.tma = options.tma;
+  if (cfg.tma && failed(checkTmaConfig(op, cfg)))
+    return failure();
   // The decoded vector is shared by the CTA only for dp4a (its prepared
   // words are plain i32) and while it fits the 48 KiB of static shared
   // memory next to the split-k partials.
@@ -190,10 +222,11 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
            << kStaticSharedLimit << " a kernel may declare";
   // Four rows 32 apart share a 16-byte line of blocked scales; a CTA's row
   // groups must then tile the 32 lines of an atom.
-  cfg.interleaveRows =
-      options.interleaveRows && op.getLayout() == ScaleLayout::Blocked128x4 &&
-      op.getFormat() == ScaleFormat::NVFP4 && cfg.bytesPerLoad == 16 &&
-      cfg.rowsPerThread == 4 && 32 % cfg.rowGroups() == 0;
+  cfg.interleaveRows = options.interleaveRows && !cfg.tma &&
+                       op.getLayout() == ScaleLayout::Blocked128x4 &&
+                       op.getFormat() == ScaleFormat::NVFP4 &&
+                       cfg.bytesPerLoad == 16 && cfg.rowsPerThread == 4 &&
+                       32 % cfg.rowGroups() == 0;
   int64_t grid = gridX(op, cfg);
   if (grid > std::numeric_limits<int32_t>::max() || aType.getDimSize(0) > 65535)
     return op.emitOpError()
@@ -224,6 +257,8 @@ int64_t mlir::nvfp4::sharedMemoryBytes(GemvOp op, const KernelConfig &cfg) {
   if (cfg.ctaSplitK > 1)
     bytes += 4; // the "last CTA" flag
   bytes += asyncCopyBytes(cfg);
+  if (cfg.tma)
+    bytes += cfg.asyncCopyStages * 8; // an mbarrier a stage
   return bytes;
 }
 

@@ -24,6 +24,7 @@ struct KernelConfig {
   int64_t ctaSplitK; // CTAs sharing a row's K range
   bool vectorInShared;
   int64_t asyncCopyStages; // 0: a is loaded into registers
+  bool tma; // the stages are filled by tensor-memory-accelerator copies
   int64_t maxRegisters;
   bool interleaveRows;
   int64_t threads() const {

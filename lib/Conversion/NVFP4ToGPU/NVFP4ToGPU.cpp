@@ -11,6 +11,7 @@
 #include "ConvertScaleLayoutKernel.h"
 #include "GemvKernel.h"
 #include "KernelConfig.h"
+#include "TmaCopy.h"
 
 #include "nvfp4/Conversion/Common/GemvOutlining.h"
 #include "nvfp4/Conversion/Passes.h"
@@ -43,6 +44,13 @@ DictionaryAttr launchInfo(OpBuilder &b, GemvOp op, gpu::GPUFuncOp kernel,
                           const KernelConfig &cfg, int64_t gridX) {
   NamedAttrList attrs = gemvLaunchInfo(b, op, kernel, cfg.chip, gridX,
                                        /*sharedBytes=*/0);
+  if (cfg.tma) {
+    SmallVector<Attribute> params(
+        cast<ArrayAttr>(attrs.get("params")).getValue());
+    params.push_back(b.getStringAttr(kTmaParamName));
+    attrs.set("params", b.getArrayAttr(params));
+    attrs.append("tensor_maps", b.getArrayAttr({tmaManifestEntry(b, op, cfg)}));
+  }
   NamedAttrList tun;
   tun.append("rows_per_block", b.getI64IntegerAttr(cfg.rowsPerBlock));
   tun.append("rows_per_thread", b.getI64IntegerAttr(cfg.rowsPerThread));
@@ -56,6 +64,7 @@ DictionaryAttr launchInfo(OpBuilder &b, GemvOp op, gpu::GPUFuncOp kernel,
   tun.append("cta_split_k", b.getI64IntegerAttr(cfg.ctaSplitK));
   tun.append("vector_in_shared", b.getBoolAttr(cfg.vectorInShared));
   tun.append("async_copy_stages", b.getI64IntegerAttr(cfg.asyncCopyStages));
+  tun.append("tma", b.getBoolAttr(cfg.tma));
   tun.append("max_registers", b.getI64IntegerAttr(cfg.maxRegisters));
   tun.append("interleave_rows", b.getBoolAttr(cfg.interleaveRows));
   tun.append("static_shared_bytes",
@@ -118,10 +127,24 @@ struct GemvLowering : public OpRewritePattern<GemvOp> {
     if (cfg->maxRegisters)
       kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
                       rewriter.getI32IntegerAttr(cfg->maxRegisters));
+    SmallVector<Value> extraArgs;
+    if (cfg->tma) {
+      // The address of a's encoded tensor map. The host cannot encode it
+      // here (that takes the CUDA driver): the runtime that launches the
+      // kernel encodes it from the manifest's `tensor_maps`, so the host
+      // IR passes 0.
+      kernel.insertArgument(kernel.getNumArguments(), rewriter.getI64Type(),
+                            DictionaryAttr(), op.getLoc());
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(op);
+      extraArgs.push_back(arith::ConstantIntOp::create(
+          rewriter, op.getLoc(), rewriter.getI64Type(), 0));
+    }
     buildGemvKernelBody(rewriter, kernel, op, *cfg);
     int64_t grid = gridX(op, *cfg);
     replaceGemvWithLaunch(rewriter, op, kernel, grid, /*sharedBytes=*/0,
-                          launchInfo(rewriter, op, kernel, *cfg, grid));
+                          launchInfo(rewriter, op, kernel, *cfg, grid),
+                          extraArgs);
     return success();
   }
 
@@ -206,6 +229,7 @@ struct ConvertNVFP4ToGPUPass
     options.ctaSplitK = ctaSplitK;
     options.vectorInShared = vectorInShared;
     options.asyncCopyStages = asyncCopyStages;
+    options.tma = tma;
     options.maxRegisters = maxRegisters;
     options.interleaveRows = interleaveRows;
     return options;

@@ -8,6 +8,10 @@
 // RUN: nvfp4-opt %t/loads-range.mlir --convert-nvfp4-to-gpu="chip=sm_90a loads-in-flight=100" -verify-diagnostics
 // RUN: nvfp4-opt %t/async-stages.mlir --convert-nvfp4-to-gpu="chip=sm_90a async-copy-stages=1" -verify-diagnostics
 // RUN: nvfp4-opt %t/async-shared.mlir --convert-nvfp4-to-gpu="chip=sm_90a async-copy-stages=8 rows-per-block=32 rows-per-thread=4 lanes-per-row=32" -verify-diagnostics
+// RUN: nvfp4-opt %t/tma-stages.mlir --convert-nvfp4-to-gpu="chip=sm_90a tma=true" -verify-diagnostics
+// RUN: nvfp4-opt %t/tma-bytes.mlir --convert-nvfp4-to-gpu="chip=sm_90a tma=true async-copy-stages=2" -verify-diagnostics
+// RUN: nvfp4-opt %t/tma-rows.mlir --convert-nvfp4-to-gpu="chip=sm_90a tma=true async-copy-stages=2 rows-per-block=512 rows-per-thread=8 lanes-per-row=2 split-k=1 cta-split-k=1" -verify-diagnostics
+// RUN: nvfp4-opt %t/tma-align.mlir --convert-nvfp4-to-gpu="chip=sm_90a tma=true async-copy-stages=2 rows-per-block=2 rows-per-thread=1 lanes-per-row=2 split-k=8 cta-split-k=1" -verify-diagnostics
 // RUN: nvfp4-opt %t/rows-range.mlir --convert-nvfp4-to-gpu="chip=sm_90a rows-per-thread=9" -verify-diagnostics
 // RUN: nvfp4-opt %t/split-range.mlir --convert-nvfp4-to-gpu="chip=sm_90a split-k=17" -verify-diagnostics
 // RUN: nvfp4-opt %t/cta-split-range.mlir --convert-nvfp4-to-gpu="chip=sm_90a cta-split-k=65" -verify-diagnostics
@@ -76,6 +80,35 @@ func.func @gemv(%a: memref<1x256x64xi8>, %sfa: memref<1x256x8xf8E4M3FN>, %b: mem
 func.func @gemv(%a: memref<1x256x1024xi8>, %sfa: memref<1x256x128xf8E4M3FN>, %b: memref<1x1024xi8>, %sfb: memref<1x128xf8E4M3FN>, %c: memref<1x256xf16>) {
   // expected-error @+1 {{bytes of shared memory (async-copy-stages x rows-per-block}}
   nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x256x1024xi8>, memref<1x256x128xf8E4M3FN>, memref<1x1024xi8>, memref<1x128xf8E4M3FN> into memref<1x256xf16>
+  return
+}
+
+//--- tma-stages.mlir
+func.func @gemv(%a: memref<1x256x64xi8>, %sfa: memref<1x256x8xf8E4M3FN>, %b: memref<1x64xi8>, %sfb: memref<1x8xf8E4M3FN>, %c: memref<1x256xf16>) {
+  // expected-error @+1 {{tma fills the async-copy stages: it needs async-copy-stages in [2, 8], got 0}}
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x256x64xi8>, memref<1x256x8xf8E4M3FN>, memref<1x64xi8>, memref<1x8xf8E4M3FN> into memref<1x256xf16>
+  return
+}
+
+//--- tma-bytes.mlir
+// K = 48: rows of 24 bytes, loaded 8 bytes at a time.
+func.func @gemv(%a: memref<1x256x24xi8>, %sfa: memref<1x256x3xf8E4M3FN>, %b: memref<1x24xi8>, %sfb: memref<1x3xf8E4M3FN>, %c: memref<1x256xf16>) {
+  // expected-error @+1 {{tma needs bytes-per-load = 16 (rows of a multiple of 16 bytes, a tensor map's stride rule), got 8}}
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x256x24xi8>, memref<1x256x3xf8E4M3FN>, memref<1x24xi8>, memref<1x3xf8E4M3FN> into memref<1x256xf16>
+  return
+}
+
+//--- tma-rows.mlir
+func.func @gemv(%a: memref<1x1024x64xi8>, %sfa: memref<1x1024x8xf8E4M3FN>, %b: memref<1x64xi8>, %sfb: memref<1x8xf8E4M3FN>, %c: memref<1x1024xf16>) {
+  // expected-error @+1 {{tma needs rows-per-block <= 256 (a tensor map's box), got 512}}
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x1024x64xi8>, memref<1x1024x8xf8E4M3FN>, memref<1x64xi8>, memref<1x8xf8E4M3FN> into memref<1x1024xf16>
+  return
+}
+
+//--- tma-align.mlir
+func.func @gemv(%a: memref<1x256x256xi8>, %sfa: memref<1x256x32xf8E4M3FN>, %b: memref<1x256xi8>, %sfb: memref<1x32xf8E4M3FN>, %c: memref<1x256xf16>) {
+  // expected-error @+1 {{tma copies boxes of rows-per-block x lanes-per-row x 16 = 64 bytes into shared memory; they must be a multiple of 128 bytes to stay aligned}}
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x256x256xi8>, memref<1x256x32xf8E4M3FN>, memref<1x256xi8>, memref<1x32xf8E4M3FN> into memref<1x256xf16>
   return
 }
 

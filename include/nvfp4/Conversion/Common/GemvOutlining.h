@@ -41,10 +41,12 @@ NamedAttrList gemvLaunchInfo(OpBuilder &b, GemvOp op, gpu::GPUFuncOp kernel,
                              int64_t sharedBytes);
 
 /// Replaces `op` by a launch of `kernel` on (gridX, L, 1) CTAs with
-/// `sharedBytes` of dynamic shared memory, carrying `info` as nvfp4.launch.
+/// `sharedBytes` of dynamic shared memory, carrying `info` as nvfp4.launch;
+/// `extraArgs` follow the gemv ABI's arguments.
 void replaceGemvWithLaunch(RewriterBase &rewriter, GemvOp op,
                            gpu::GPUFuncOp kernel, int64_t gridX,
-                           int64_t sharedBytes, DictionaryAttr info);
+                           int64_t sharedBytes, DictionaryAttr info,
+                           ValueRange extraArgs = {});
 
 /// The size limits of every GPU lowering, as the runner enforces them: each
 /// of `sizes` (named "M", "K", "L", ...) below 2^31 and no operand beyond

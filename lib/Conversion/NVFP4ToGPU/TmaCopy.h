@@ -1,0 +1,40 @@
+//===- TmaCopy.h - a's tensor map and boxes (tma) ---------------*- C++ -*-===//
+//
+// With the `tma` option the CUDA-core kernel reads a through a tiled tensor
+// map: a viewed as [L][M][K / 16] 8-byte elements, one box per K slice and
+// step of rows-per-block rows x lanes-per-row 16-byte chunks. The box shape
+// is written three times (the shared-memory stages, the nvgpu descriptor
+// type, the manifest's tensor map); all three come from here.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NVFP4_LIB_CONVERSION_NVFP4TOGPU_TMACOPY_H
+#define NVFP4_LIB_CONVERSION_NVFP4TOGPU_TMACOPY_H
+
+#include "KernelConfig.h"
+
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+
+namespace mlir::nvfp4 {
+
+/// The kernel parameter holding the tensor map's address, and the manifest
+/// entry describing it (ManifestSchema.h key::TensorMaps).
+inline constexpr const char *kTmaParamName = "a_tensor_map";
+
+/// Polling budget of one mbarrier wait before it tries again.
+inline constexpr int64_t kTryWaitTicks = 10000000;
+
+/// [stages x split-k boxes, rows-per-block, lanes-per-row x 2] of i64: the
+/// shared-memory stages, one box after the other.
+SmallVector<int64_t> tmaStageShape(const KernelConfig &cfg);
+
+/// The descriptor of a's tensor map, its tensor one box.
+nvgpu::TensorMapDescriptorType tmaDescriptorType(MLIRContext *ctx,
+                                                 const KernelConfig &cfg);
+
+/// The manifest's description of a's tensor map for `op`.
+DictionaryAttr tmaManifestEntry(OpBuilder &b, GemvOp op,
+                                const KernelConfig &cfg);
+
+} // namespace mlir::nvfp4
+
+#endif // NVFP4_LIB_CONVERSION_NVFP4TOGPU_TMACOPY_H
