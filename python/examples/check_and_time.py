@@ -21,8 +21,10 @@ when more than 2% slower), and the host cost of a launch, eager and in a
 CUDA graph. Exits 1 on any failed check (a timing miss is not one).
 """
 import argparse
+import ctypes
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -34,6 +36,7 @@ sys.path.insert(0, HERE)
 import nvfp4  # noqa: E402
 from nvfp4.reference import (compare, gemv_reference,  # noqa: E402
                              reference_inputs)
+from nvfp4.driver import shared_driver  # noqa: E402
 from nvfp4.tensors import check_operands, compact_rows  # noqa: E402
 
 CHIP = "sm_90a"
@@ -171,16 +174,41 @@ def check_graph(check, torch, custom_kernel):
                  f"mismatches={bad} rel_err={rel:.3e}")
 
 
+def runner_flush_kernel(torch):
+    """nvfp4-run's L2 read-back kernel (tools/nvfp4-run/FlushKernel.h, its
+    one home): the same flush as nvfp4-run, so that the two times differ
+    only by what the Python layer adds."""
+    header = os.path.join(HERE, "..", "..", "tools", "nvfp4-run",
+                          "FlushKernel.h")
+    text = open(header).read()
+    name = re.search(r'kL2ReadKernel = "(\w+)"', text).group(1)
+    ptx = re.search(r'kL2ReadPtx = R"\((.*?)\)"', text, re.S).group(1)
+    driver = shared_driver()
+    device = driver.device(torch.cuda.current_device())
+    driver.make_current(driver.primary_context(device))
+    return driver, driver.function(driver.load_module(ptx.encode()), name)
+
+
 def cold_l2_times(torch, call, reps):
-    """Device times (us) of `call` with a cold L2 before each: the flush
-    buffer is written, then read back (nvfp4-run's clean flush)."""
-    l2 = torch.cuda.get_device_properties(0).L2_cache_size
-    flush = torch.empty(max(2 * l2, 128 << 20), dtype=torch.uint8,
-                        device="cuda")
+    """Device times (us) of `call` with a cold L2 before each, flushed as
+    nvfp4-run flushes: the buffer is written, then read back by the
+    runner's own kernel so that no dirty line is written back while timed."""
+    props = torch.cuda.get_device_properties(0)
+    flush = torch.empty(max(2 * props.L2_cache_size, 128 << 20),
+                        dtype=torch.uint8, device="cuda")
+    sink = torch.empty(1, dtype=torch.int32, device="cuda")
+    driver, read_back = runner_flush_kernel(torch)
+    values = (ctypes.c_uint64(flush.data_ptr()),
+              ctypes.c_uint64(flush.numel() // 16),
+              ctypes.c_uint64(sink.data_ptr()))
+    params = (ctypes.c_void_p * 3)(
+        *[ctypes.cast(ctypes.pointer(v), ctypes.c_void_p) for v in values])
+    stream = torch.cuda.current_stream().cuda_stream
     events = []
     for i in range(10 + reps):
         flush.fill_(i & 255)
-        flush.view(torch.int32).sum()
+        driver.launch(read_back, (8 * props.multi_processor_count, 1, 1),
+                      (512, 1, 1), 0, stream, params)
         start = torch.cuda.Event(enable_timing=True)
         end = torch.cuda.Event(enable_timing=True)
         start.record()
