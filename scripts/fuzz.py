@@ -56,7 +56,7 @@ OPTION_KEYS = ["chip", "strategy", "stages", "rows-per-block",
                "rows-per-thread", "lanes-per-row", "bytes-per-load",
                "loads-in-flight", "decode", "cache-hints", "prefetch",
                "interleave-rows", "max-registers", "vector-in-shared",
-               "async-copy-stages", "split-k", "cta-split-k",
+               "async-copy-stages", "tma", "split-k", "cta-split-k",
                "export-prefix", "export-cubin",
                "export-", "bogus", "", "{", "'"]
 OPTION_VALUES = ["sm_90a", "sm_100a", "sm_80", "tcgen05", "cuda-cores", "0",

@@ -162,9 +162,16 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
   requested.splitK = options.splitK;
   requested.ctaSplitK = options.ctaSplitK;
   requested.rowsPerBlock = options.rowsPerBlock;
-  ::nvfp4::cost::GemvGeometry g = ::nvfp4::cost::chooseGemvGeometry(
-      {rows, rowBytes * 2, aType.getDimSize(0), getBlockSize(op.getFormat())},
-      chip, requested);
+  ::nvfp4::cost::GemvShape shape{rows, rowBytes * 2, aType.getDimSize(0),
+                                 getBlockSize(op.getFormat())};
+  ::nvfp4::cost::GemvGeometry g =
+      ::nvfp4::cost::chooseGemvGeometry(shape, chip, requested);
+  // A tensor map's box holds at most 256 rows: choose again within it.
+  if (options.tma && !options.rowsPerBlock &&
+      g.rowsPerBlock > ::nvfp4::tensormap::kMaxBoxSize) {
+    requested.rowsPerBlock = ::nvfp4::tensormap::kMaxBoxSize;
+    g = ::nvfp4::cost::chooseGemvGeometry(shape, chip, requested);
+  }
   cfg.rowsPerThread = g.rowsPerThread;
   cfg.lanesPerRow = g.lanesPerRow;
   cfg.bytesPerLoad = g.bytesPerLoad;
