@@ -4,10 +4,8 @@
 // exactly, multiply it by sfa in f32 and add the product times sfb to an
 // accumulator with one fma (docs/numerics.md section 11). dot * sfa is
 // exact unless it overflows: the dot has at most 12 significant bits and is
-// a multiple of 1/4, a scale has at most 4 bits and is at least 2^-127. The
-// dp4a decode carries 4 * dot (its factor 1/4 goes into sfb), so a product
-// overflows there from a quarter of the f32 range on; the model does not
-// know the decode and leaves such products open. The additions round, in an
+// a multiple of 1/4, a scale has at most 4 bits and is at least 2^-127;
+// every decode method gives the dot itself. The additions round, in an
 // order each kernel chooses (threads, lanes, K slices), so the bound is that
 // of summation in an arbitrary order (Higham, "Accuracy and Stability of
 // Numerical Algorithms", 4.2): gamma(n-1) times the sum of |t|.
@@ -33,8 +31,6 @@ constexpr double kF32Overflow = 0x1.ffffffp127;
 constexpr double kF32Tiny = 0x1p-149;
 /// Values per unit: the granule of the kernels' dot products.
 constexpr int64_t kUnit = 16;
-/// The largest factor a decode method puts on the unit dot (dp4a).
-constexpr double kDecodeFactor = 4;
 
 /// Exponent of the lowest set bit of a finite nonzero double.
 int lowestBitExponent(double x) {
@@ -46,11 +42,10 @@ int lowestBitExponent(double x) {
 
 struct RowTerms {
   bool nan = false;
-  int posInf = 0, negInf = 0;     // dot * sfa beyond f32, by the term's sign
-  int posMaybe = 0, negMaybe = 0; // beyond f32 under the dp4a factor only
-  int64_t count = 0;              // unit terms
-  double sum = 0, sumAbs = 0;     // over the finite terms
-  int lowest = 1 << 30;           // lowest set bit over the nonzero terms
+  int posInf = 0, negInf = 0; // dot * sfa beyond f32, by the term's sign
+  int64_t count = 0;          // unit terms
+  double sum = 0, sumAbs = 0; // over the finite terms
+  int lowest = 1 << 30;       // lowest set bit over the nonzero terms
 };
 
 RowTerms rowTerms(const GemvProblem &p, const uint8_t *a, const uint8_t *sfa,
@@ -88,8 +83,6 @@ RowTerms rowTerms(const GemvProblem &p, const uint8_t *a, const uint8_t *sfa,
         ++(positive ? row.posInf : row.negInf);
         continue;
       }
-      if (kDecodeFactor * std::fabs(partial) >= kF32Overflow && sb != 0)
-        ++(positive ? row.posMaybe : row.negMaybe);
       double term = partial * sb; // exact: at most 16 + 4 significant bits
       row.sum += term;
       row.sumAbs += std::fabs(term);
@@ -117,17 +110,15 @@ GemvExpectation expectRow(const RowTerms &row, float alpha32, ElementType type,
   const double sumError = gamma * row.sumAbs + n * kF32Tiny;
   const bool partialsMayOverflow = row.sumAbs + sumError >= kF32Overflow;
   if (anyInf) {
-    bool oppositeMaybe = row.posInf ? row.negMaybe : row.posMaybe;
-    e.kind = partialsMayOverflow || oppositeMaybe ? Kind::NonFinite : Kind::Inf;
+    e.kind = partialsMayOverflow ? Kind::NonFinite : Kind::Inf;
     e.bound = -1; // once a term is infinite, no finite result is possible
     e.infSign = (row.posInf ? 1 : -1) * (alpha < 0 ? -1 : 1);
     return e;
   }
-  const bool maybeInf = row.posMaybe || row.negMaybe;
   const bool sumExact =
       row.sumAbs == 0 || row.sumAbs <= std::ldexp(1.0, 24 + row.lowest);
   const double scaled = alpha * row.sum; // exact when sumExact
-  if (sumExact && !partialsMayOverflow && !maybeInf &&
+  if (sumExact && !partialsMayOverflow &&
       static_cast<double>(static_cast<float>(scaled)) == scaled) {
     e.kind = Kind::Exact;
     return e;
@@ -139,7 +130,7 @@ GemvExpectation expectRow(const RowTerms &row, float alpha32, ElementType type,
   e.bound =
       scaledError + 2 * kU * magnitude + kF32Tiny +
       (type == ElementType::F32 ? 0.0 : roundingHalfUlp(type, 2 * magnitude));
-  e.kind = partialsMayOverflow || maybeInf ? Kind::NonFinite : Kind::Bounded;
+  e.kind = partialsMayOverflow ? Kind::NonFinite : Kind::Bounded;
   return e;
 }
 
@@ -162,7 +153,7 @@ bool staysInF32Range(const GemvProblem &p, const uint8_t *sfa,
   const double maxB = largest(sfb, p.l * scaleBatchBytes(p.layout, 1, cols));
   const double maxBlockDot = 36.0 * blockSize(p.format);
   // false for NaN
-  return kDecodeFactor * 36.0 * kUnit * maxA < 0x1p127 &&
+  return 36.0 * kUnit * maxA < 0x1p127 &&
          maxBlockDot * maxA * maxB * static_cast<double>(cols) < 0x1p127;
 }
 

@@ -93,10 +93,9 @@ GemvBoundCheck checkGemvBound(const GemvProblem &p,
 ///              of both signs (or times a zero sfb);
 ///   Inf        such products of one sign, the other terms unable to
 ///              overflow in any order;
-///   NonFinite  the f32 partial sums may overflow, or a product may (the
-///              dp4a decode carries 4 * dot): inf, NaN or a finite value
-///              within `bound` (-1 where a product is infinite: no finite
-///              value passes);
+///   NonFinite  the f32 partial sums may overflow: inf, NaN or a finite
+///              value within `bound` (-1 where a product is infinite: no
+///              finite value passes);
 ///   Exact      every term a multiple of 2^e with sum |t| <= 2^(24+e), and
 ///              alpha times the sum an f32: round(ref) bit for bit;
 ///   Bounded    otherwise: within gamma(n-1) sum |t| of f32 summation in

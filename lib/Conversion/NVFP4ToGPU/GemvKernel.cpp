@@ -308,13 +308,8 @@ struct KernelBuilder {
       if (!preparedVec)
         bWords =
             loadWords(b, loc, vec, {batch, kByte}, cfg.bytesPerLoad, false);
-      // The vector's scales, with the decode method's factor folded in.
       SmallVector<Value> sbs =
           loadUnitScales(sfb, true, IV::index(b, loc, 0), kByte);
-      Value factor = arith::ConstantOp::create(
-          b, loc, b.getF32FloatAttr(1.0f / unitDotScale(cfg.decode)));
-      for (Value &sb : sbs)
-        sb = arith::MulFOp::create(b, loc, sb, factor);
       SmallVector<SmallVector<Value>> sas =
           cfg.interleaveRows ? loadInterleavedScales(kByte)
                              : SmallVector<SmallVector<Value>>();

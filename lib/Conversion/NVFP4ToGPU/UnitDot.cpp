@@ -26,8 +26,10 @@ namespace {
 
 constexpr int64_t kTableLo = 0x03020100, kTableHi = 0x0C080604;
 constexpr int64_t kSignBits = 0x88888888, kByteMsbs = 0x80808080;
-constexpr int64_t kMagicBits = 0x4B400000; // 1.5 * 2^23
-constexpr float kMagicValue = 12582912.0f;
+// 1.5 * 2^21, whose unit in the last place is 1/4: adding the integer sum
+// of products of twice the e2m1 values (4 * dot) to its bits adds dot.
+constexpr int64_t kMagicBits = 0x4A400000;
+constexpr float kMagicValue = 3145728.0f;
 
 Value lookup(OpBuilder &b, Location loc, Value selector) {
   ScalarOps o{b, loc};
@@ -79,9 +81,10 @@ Value dotDp4a(OpBuilder &b, Location loc, ArrayRef<Value> words,
       b.getContext(), NVVM::DotAccumulateType::SIGNED);
   // The products of a's positive and negative codes go to two sums (two
   // independent chains), so b needs no negated copy. The first starts at
-  // the bits of 1.5 * 2^23: while |sum| < 2^22 their difference is the bit
-  // pattern of the f32 1.5 * 2^23 + sum, so one f32 subtraction converts it
-  // (no I2F, which issues at a quarter rate).
+  // the bits of 1.5 * 2^21: while |sum| < 2^22 their difference is the bit
+  // pattern of the f32 1.5 * 2^21 + sum / 4, so one f32 subtraction gives
+  // the dot itself (no I2F, which issues at a quarter rate, and no factor
+  // to fold into a scale).
   Value accPos = o.i32(kMagicBits), accNeg = o.i32(0);
   for (auto [i, half] : llvm::enumerate(halfSelectors(b, loc, words))) {
     Value pos = asBytes(b, loc, lookup(b, loc, half.first));
@@ -199,8 +202,4 @@ Value mlir::nvfp4::buildUnitDot(OpBuilder &b, Location loc, DecodeMethod method,
     return dotF32(b, loc, words, prepared);
   }
   return {};
-}
-
-float mlir::nvfp4::unitDotScale(DecodeMethod method) {
-  return method == DecodeMethod::Dp4a ? 4.0f : 1.0f;
 }

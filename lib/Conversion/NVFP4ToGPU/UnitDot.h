@@ -21,14 +21,10 @@ namespace mlir::nvfp4 {
 SmallVector<Value> buildPrepareVectorUnit(OpBuilder &b, Location loc,
                                           DecodeMethod method,
                                           ArrayRef<Value> words);
-/// f32 dot product of a's unit (two i32 words) with a prepared b unit,
-/// multiplied by `unitDotScale(method)` (the caller folds the inverse into
-/// the block scale).
+/// The exact f32 dot product of a's unit (two i32 words) with a prepared b
+/// unit, whatever the method.
 Value buildUnitDot(OpBuilder &b, Location loc, DecodeMethod method,
                    ArrayRef<Value> words, ArrayRef<Value> prepared);
-/// The factor buildUnitDot's result carries: 4 for dp4a (it multiplies twice
-/// the e2m1 values, which are integers), 1 otherwise.
-float unitDotScale(DecodeMethod method);
 
 /// i32 words buildPrepareVectorUnit makes of one unit (8 bytes) of b under
 /// dp4a.
