@@ -10,7 +10,7 @@
 // CHECK:        "op": "convert_scale_layout",
 // CHECK:        "ptx": "k.ptx",
 // CHECK:        "to": "linear",
-// CHECK-NEXT:   "version": 1
+// CHECK-NEXT:   "version": 2
 // CHECK-NEXT: }
 module attributes {gpu.container_module} {
   gpu.binary @k [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
@@ -34,7 +34,7 @@ module attributes {gpu.container_module} {
   gpu.binary @k2 [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
   func.func @f(%src: memref<512xi8>, %dst: memref<512xi8>) {
     %c1 = arith.constant 1 : index
-    // expected-error @+1 {{nvfp4.launch lacks "element", which manifest version 1 requires}}
+    // expected-error @+1 {{nvfp4.launch lacks "element", which manifest version 2 requires}}
     gpu.launch_func @k2::@k2 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
         args(%src : memref<512xi8>, %dst : memref<512xi8>)
         {nvfp4.launch = {kernel = "k2", chip = "sm_90a",
@@ -52,7 +52,7 @@ module attributes {gpu.container_module} {
   gpu.binary @k3 [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
   func.func @f(%src: memref<512xi8>, %dst: memref<512xi8>) {
     %c1 = arith.constant 1 : index
-    // expected-error @+1 {{nvfp4.launch "to" is "swizzled", which manifest version 1 does not know}}
+    // expected-error @+1 {{nvfp4.launch "to" is "swizzled", which manifest version 2 does not know}}
     gpu.launch_func @k3::@k3 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
         args(%src : memref<512xi8>, %dst : memref<512xi8>)
         {nvfp4.launch = {kernel = "k3", chip = "sm_90a",
