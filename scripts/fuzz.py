@@ -87,7 +87,47 @@ MANIFEST_EDITS = {
     "block": [[64, 1, 1], [256, 1, 1], [32, 2, 1]],
     "params": [["sfa", "a", "b", "sfb", "c", "alpha"],
                ["a", "sfa", "b", "sfb", "c"], ["dest", "source"]],
+    # Edited inside (edit_tensor_maps): one field of one entry, or entries
+    # dropped, repeated or reordered.
+    "tensor_maps": None,
 }
+
+# Values for a field of a tensor-map entry: well and ill formed, of every
+# JSON type, at and beyond the driver's limits.
+TENSOR_MAP_VALUES = [
+    None, True, -1, 0, 1, 7, 16, 17, 256, 257, 2**32, 2**32 + 1, 2**40,
+    2**63 - 1, 2**64, 1e30, 1.5, "", "a", "sfa", "b", "alpha", "a_tensor_map",
+    "sfa_tensor_map", "uint8", "uint16", "uint64", "int8", "none", "32b",
+    "64b", "128b", "256b", "zero", "nan", [], [0], [1], [1, 1], [1, 1, 1],
+    [16, 16], [256, 256, 256], [2**32, 2**32, 2], [1, 1, 1, 1, 1, 1],
+    [-16, 16], [[1]], {}, {"param": "a"}]
+
+
+def edit_tensor_maps(rng, maps):
+    """`maps` (a manifest's tensor_maps) changed somewhere inside."""
+    if not isinstance(maps, list) or not maps:
+        return [{}]
+    maps = json.loads(json.dumps(maps))
+    kind = rng.randrange(4)
+    if kind == 0:
+        del maps[rng.randrange(len(maps))]
+    elif kind == 1:
+        maps.append(rng.choice(maps))
+    elif kind == 2 and len(maps) > 1:
+        maps.reverse()
+    else:
+        entry = rng.choice(maps)
+        key = rng.choice(sorted(entry) + ["interleave"])
+        choices = [v for v in TENSOR_MAP_VALUES if v != entry.get(key)]
+        if isinstance(entry.get(key), list) and entry[key]:
+            # One element of an array, as often as the whole array.
+            i = rng.randrange(len(entry[key]))
+            if rng.random() < 0.5:
+                entry[key][i] = rng.choice([v for v in TENSOR_MAP_VALUES
+                                            if v != entry[key][i]])
+                return maps
+        entry[key] = rng.choice(choices)
+    return maps
 
 
 def seed_inputs():
@@ -225,8 +265,11 @@ def manifest_case(rng, case_dir, tools, timeout, exported):
     shutil.copy(ptx, os.path.join(case_dir, manifest["ptx"]))
     keys = [k for k in MANIFEST_EDITS if k in manifest]
     key = rng.choice(keys)
-    choices = [v for v in MANIFEST_EDITS[key] if v != manifest[key]]
-    manifest[key] = rng.choice(choices)
+    if MANIFEST_EDITS[key] is None:
+        manifest[key] = edit_tensor_maps(rng, manifest[key])
+    else:
+        choices = [v for v in MANIFEST_EDITS[key] if v != manifest[key]]
+        manifest[key] = rng.choice(choices)
     path = os.path.join(case_dir, "edited.json")
     text = json.dumps(manifest, indent=2)
     if rng.random() < 0.2:
@@ -299,6 +342,11 @@ def export_seeds(tools, work):
         subprocess.run([tools["opt"], os.path.join(ROOT, rel),
                         f"--nvfp4-to-ptx={opts} export-dir={out}", "-o",
                         os.devnull], capture_output=True)
+    # A gemv with tensor maps, written by hand until the compiler exports one.
+    inputs = os.path.join(ROOT, "test", "Tools", "nvfp4-run", "Inputs")
+    subprocess.run([sys.executable, os.path.join(inputs, "manifest.py"),
+                    "sign", os.path.join(inputs, "tensor-maps.json"),
+                    os.path.join(inputs, "tensor-maps.ptx"), out], check=True)
     return sorted(os.path.join(out, f) for f in os.listdir(out)
                   if f.endswith(".json"))
 

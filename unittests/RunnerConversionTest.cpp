@@ -155,7 +155,7 @@ TEST(RunnerConversion, ParamsMustBeSourceAndDest) {
   EXPECT_EQ(manifestError(manifestText(
                 "params", "[\"a\", \"sfa\", \"b\", \"sfb\", \"dest\"]")),
             "15:38: unknown parameter \"dest\" (expected a, sfa, b, sfb, c, "
-            "alpha)");
+            "alpha, a_tensor_map, sfa_tensor_map)");
 }
 
 TEST(RunnerConversion, ChecksThePtxEntry) {

@@ -88,21 +88,21 @@ TEST(RunnerManifest, VersionMustBeTheSchemas) {
   // Checked first: a manifest of another version may lack today's fields.
   EXPECT_EQ(manifestError("{\"kernel\": \"k\"}"),
             "the manifest has no \"version\" (this nvfp4-run reads manifest "
-            "version 1; export the kernel again with the matching nvfp4-opt)");
+            "version 2; export the kernel again with the matching nvfp4-opt)");
   EXPECT_EQ(manifestError(manifestText("version", "")),
             "the manifest has no \"version\" (this nvfp4-run reads manifest "
-            "version 1; export the kernel again with the matching nvfp4-opt)");
-  EXPECT_EQ(manifestError(manifestText("version", "2")),
-            "16:14: unsupported manifest version 2 (this nvfp4-run reads "
-            "manifest version 1; export the kernel again with the matching "
+            "version 2; export the kernel again with the matching nvfp4-opt)");
+  EXPECT_EQ(manifestError(manifestText("version", "1")),
+            "16:14: unsupported manifest version 1 (this nvfp4-run reads "
+            "manifest version 2; export the kernel again with the matching "
             "nvfp4-opt)");
-  EXPECT_EQ(manifestError(manifestText("version", "\"1\"")),
-            "16:14: unsupported manifest version \"1\" (this nvfp4-run reads "
-            "manifest version 1; export the kernel again with the matching "
+  EXPECT_EQ(manifestError(manifestText("version", "\"2\"")),
+            "16:14: unsupported manifest version \"2\" (this nvfp4-run reads "
+            "manifest version 2; export the kernel again with the matching "
             "nvfp4-opt)");
-  EXPECT_EQ(manifestError(manifestText("version", "1.0")),
-            "16:14: unsupported manifest version 1.0 (this nvfp4-run reads "
-            "manifest version 1; export the kernel again with the matching "
+  EXPECT_EQ(manifestError(manifestText("version", "2.0")),
+            "16:14: unsupported manifest version 2.0 (this nvfp4-run reads "
+            "manifest version 2; export the kernel again with the matching "
             "nvfp4-opt)");
 }
 
@@ -209,14 +209,14 @@ TEST(RunnerManifest, ParamsMustBeAPermutation) {
   EXPECT_EQ(manifestError(manifestText(
                 "params", "[\"a\", \"sfa\", \"b\", \"sfb\", \"d\"]")),
             "15:38: unknown parameter \"d\" (expected a, sfa, b, sfb, c, "
-            "alpha)");
+            "alpha, a_tensor_map, sfa_tensor_map)");
   EXPECT_EQ(manifestError(manifestText(
                 "params", "[\"a\", \"sfa\", \"b\", \"sfb\", \"c\", \"a\"]")),
             "15:43: parameter \"a\" listed twice");
   EXPECT_EQ(
       manifestError(manifestText("params", "[\"a\", \"sfa\", \"b\", \"c\"]")),
       "15:13: \"params\" lacks \"sfb\" (it must list a, sfa, b, sfb, c "
-      "and optionally alpha)");
+      "and optionally alpha, a_tensor_map or sfa_tensor_map)");
   EXPECT_EQ(manifestError(manifestText("params", "[\"a\", 1]")),
             "15:19: \"params\" entries must be strings, got an integer");
   EXPECT_EQ(

@@ -29,8 +29,48 @@ const char *manifest::name(Param param) {
     return "source";
   case Param::Dest:
     return "dest";
+  case Param::ATensorMap:
+    return "a_tensor_map";
+  case Param::SFATensorMap:
+    return "sfa_tensor_map";
   }
   return "?";
+}
+
+bool manifest::isBuffer(Param param) {
+  return param != Param::Alpha && !isTensorMap(param);
+}
+
+bool manifest::isTensorMap(Param param) {
+  return param == Param::ATensorMap || param == Param::SFATensorMap;
+}
+
+int64_t manifest::elementBytes(MapDataType type) {
+  switch (type) {
+  case MapDataType::UInt8:
+    return 1;
+  case MapDataType::UInt16:
+    return 2;
+  case MapDataType::UInt32:
+    return 4;
+  case MapDataType::UInt64:
+    return 8;
+  }
+  return 0;
+}
+
+int64_t manifest::swizzleBytes(MapSwizzle swizzle) {
+  switch (swizzle) {
+  case MapSwizzle::None:
+    return 0;
+  case MapSwizzle::B32:
+    return 32;
+  case MapSwizzle::B64:
+    return 64;
+  case MapSwizzle::B128:
+    return 128;
+  }
+  return 0;
 }
 
 const char *manifest::name(ScaleElement element) {
@@ -51,11 +91,23 @@ std::vector<const char *> manifest::requiredKeys(Op op) {
   return keys;
 }
 
+std::vector<const char *> manifest::tensorMapKeys() {
+  namespace k = map_key;
+  return {k::Param, k::Tensor,         k::DataType, k::Dims,        k::Strides,
+          k::Box,   k::ElementStrides, k::Swizzle,  k::L2Promotion, k::OobFill};
+}
+
+std::vector<const char *> manifest::optionalKeys(Op op) {
+  if (op == Op::Gemv)
+    return {key::TensorMaps};
+  return {};
+}
+
 ParamSet manifest::params(Op op) {
   if (op == Op::ConvertScaleLayout)
     return {{Param::Source, Param::Dest}, {}};
   return {{Param::A, Param::SFA, Param::B, Param::SFB, Param::C},
-          {Param::Alpha}};
+          {Param::Alpha, Param::ATensorMap, Param::SFATensorMap}};
 }
 
 std::vector<const char *> manifest::spellings(std::string_view k) {
@@ -74,6 +126,14 @@ std::vector<const char *> manifest::spellings(std::string_view k) {
             ref::name(ElementType::F32)};
   if (k == key::Element)
     return {name(ScaleElement::F8E4M3FN), name(ScaleElement::F8E8M0FNU)};
+  if (k == map_key::DataType)
+    return {"uint8", "uint16", "uint32", "uint64"};
+  if (k == map_key::Swizzle)
+    return {"none", "32b", "64b", "128b"};
+  if (k == map_key::L2Promotion)
+    return {"none", "64b", "128b", "256b"};
+  if (k == map_key::OobFill)
+    return {"zero", "nan"};
   return {};
 }
 
@@ -91,5 +151,7 @@ std::vector<const char *> manifest::signatureKeys(Op op) {
         std::string_view(k) != key::Version &&
         std::string_view(k) != key::Kernel)
       keys.push_back(k);
+  for (const char *k : optionalKeys(op))
+    keys.push_back(k);
   return keys;
 }

@@ -18,10 +18,15 @@ from .spec import GemvSpec
 
 # ManifestSchema.h kVersion: a manifest of another version may mean other
 # things by the same keys, so exactly this one is read.
-MANIFEST_VERSION = 1
+MANIFEST_VERSION = 2
 POINTER_PARAMS = ("a", "sfa", "b", "sfb", "c")
 ALPHA_PARAM = "alpha"
-# The fields of a GEMV manifest the signature pins (signatureKeys(Gemv)).
+# Kernels that read operands through tensor maps take these; the package does
+# not encode tensor maps (nvfp4-run does), so it refuses such kernels.
+TENSOR_MAP_PARAMS = ("a_tensor_map", "sfa_tensor_map")
+TENSOR_MAPS_KEY = "tensor_maps"
+# The fields of a GEMV manifest the signature pins (signatureKeys(Gemv)):
+# these always, TENSOR_MAPS_KEY when either side has it.
 SIGNED_KEYS = ("chip", "op", "l", "m", "k", "scale_format", "scale_layout",
                "output", "grid", "block", "shared_bytes", "params")
 _IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
@@ -97,6 +102,10 @@ def read_manifest(path):
     if not isinstance(shared, int) or isinstance(shared, bool) or shared < 0:
         fail(f"\"shared_bytes\" is not a non-negative integer: {shared!r}")
     params = fields["params"]
+    if isinstance(params, list) and any(p in TENSOR_MAP_PARAMS
+                                        for p in params):
+        fail(f"{kernel} reads operands through tensor maps, which this "
+             f"package does not encode; run it with nvfp4-run")
     if not (isinstance(params, list) and
             all(isinstance(p, str) for p in params) and
             sorted(p for p in params if p != ALPHA_PARAM) ==
@@ -158,7 +167,13 @@ def read_ptx(manifest):
     if not isinstance(signature, dict):
         raise ManifestError(f"{manifest.ptx_path} has no signature of "
                             f"{manifest.kernel}")
-    for key in SIGNED_KEYS:
+    if (TENSOR_MAPS_KEY in signature) != (TENSOR_MAPS_KEY in manifest.fields):
+        raise ManifestError(
+            f"{manifest.path}: manifest does not match the PTX: only one of "
+            f"the manifest and the signature of {manifest.kernel} has "
+            f"\"{TENSOR_MAPS_KEY}\"")
+    for key in SIGNED_KEYS + ((TENSOR_MAPS_KEY,) if TENSOR_MAPS_KEY in
+                              signature else ()):
         if key not in signature:
             raise ManifestError(f"the signature of {manifest.kernel} lacks "
                                 f"\"{key}\"")

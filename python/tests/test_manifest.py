@@ -69,7 +69,10 @@ def test_edited_manifest_refused(copy, key, value):
 
 @pytest.mark.parametrize("edit, words", [
     (lambda f: f.pop("version"), "has no \"version\""),
-    (lambda f: f.update(version=2), "unsupported manifest version 2"),
+    (lambda f: f.update(version=1), "unsupported manifest version 1"),
+    (lambda f: f.update(params=["a", "sfa", "b", "sfb", "c",
+                                "a_tensor_map"]), "reads operands through "
+     "tensor maps, which this package does not encode"),
     (lambda f: f.pop("grid"), "has no \"grid\""),
     (lambda f: f.update(op="convert_scale_layout"), "launches GEMV kernels"),
     (lambda f: f.update(kernel="a b"), "not a PTX identifier"),
@@ -95,7 +98,7 @@ def test_malformed_manifest(copy, edit, words):
 
 def test_not_json(tmp_path):
     path = tmp_path / "m.json"
-    path.write_text('{"version": 1, "version": 1}')
+    path.write_text('{"version": 2, "version": 2}')
     with pytest.raises(ManifestError, match="duplicate key"):
         read_manifest(str(path))
     path.write_text("[1]")
@@ -128,6 +131,26 @@ def test_ptx_checks(copy):
         read_ptx(manifest)
     os.remove(manifest.ptx_path)
     with pytest.raises(ManifestError, match="cannot read the PTX"):
+        read_ptx(manifest)
+
+
+def test_signed_tensor_maps(copy):
+    """A signature with tensor_maps pins the manifest to the same maps."""
+    path, fields = copy
+    manifest = read_manifest(path)
+    with open(manifest.ptx_path) as file:
+        ptx = file.read()
+    signature = embedded_signature(ptx, manifest.kernel)
+    signature["tensor_maps"] = []
+    text = json.dumps(signature, separators=(",", ":")).encode()
+    symbol = "nvfp4_signature_" + manifest.kernel
+    start = ptx.index(symbol)
+    end = ptx.index("}", start) + 1
+    with open(manifest.ptx_path, "w") as file:
+        file.write(ptx[:start] + f"{symbol}[{len(text)}] = {{" +
+                   ", ".join(str(b) for b in text) + "}" + ptx[end:])
+    with pytest.raises(ManifestError, match="only one of the manifest and "
+                       "the signature of .* has \"tensor_maps\""):
         read_ptx(manifest)
 
 

@@ -5,12 +5,13 @@
 // RUN: rm -rf %t && nvfp4-opt %s -split-input-file -verify-diagnostics \
 // RUN:   --nvfp4-export-kernels="dir=%t" -o /dev/null
 // RUN: FileCheck %s < %t/k.json
+// RUN: FileCheck %s --check-prefix=MAPS < %t/kmaps.json
 
 // CHECK:      {
 // CHECK:        "op": "convert_scale_layout",
 // CHECK:        "ptx": "k.ptx",
 // CHECK:        "to": "linear",
-// CHECK-NEXT:   "version": 1
+// CHECK-NEXT:   "version": 2
 // CHECK-NEXT: }
 module attributes {gpu.container_module} {
   gpu.binary @k [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
@@ -34,7 +35,7 @@ module attributes {gpu.container_module} {
   gpu.binary @k2 [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
   func.func @f(%src: memref<512xi8>, %dst: memref<512xi8>) {
     %c1 = arith.constant 1 : index
-    // expected-error @+1 {{nvfp4.launch lacks "element", which manifest version 1 requires}}
+    // expected-error @+1 {{nvfp4.launch lacks "element", which manifest version 2 requires}}
     gpu.launch_func @k2::@k2 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
         args(%src : memref<512xi8>, %dst : memref<512xi8>)
         {nvfp4.launch = {kernel = "k2", chip = "sm_90a",
@@ -52,7 +53,7 @@ module attributes {gpu.container_module} {
   gpu.binary @k3 [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
   func.func @f(%src: memref<512xi8>, %dst: memref<512xi8>) {
     %c1 = arith.constant 1 : index
-    // expected-error @+1 {{nvfp4.launch "to" is "swizzled", which manifest version 1 does not know}}
+    // expected-error @+1 {{nvfp4.launch "to" is "swizzled", which manifest version 2 does not know}}
     gpu.launch_func @k3::@k3 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
         args(%src : memref<512xi8>, %dst : memref<512xi8>)
         {nvfp4.launch = {kernel = "k3", chip = "sm_90a",
@@ -75,6 +76,119 @@ module attributes {gpu.container_module} {
     gpu.launch_func @k4::@k4 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
         args(%src : memref<512xi8>, %dst : memref<512xi8>)
         {nvfp4.launch = {kernel = "k4", op = "gemm"}}
+    return
+  }
+}
+
+// -----
+
+// A gemv's tensor maps are written as the launch has them.
+// MAPS:      "params": [
+// MAPS:        "a_tensor_map"
+// MAPS-NEXT:  ],
+// MAPS:      "tensor_maps": [
+// MAPS-NEXT:   {
+// MAPS-NEXT:     "box": [
+// MAPS-NEXT:       128,
+// MAPS:          "data_type": "uint8",
+// MAPS:          "element_strides": [
+// MAPS:          "l2_promotion": "256b",
+// MAPS-NEXT:     "oob_fill": "zero",
+// MAPS-NEXT:     "param": "a_tensor_map",
+// MAPS:          "swizzle": "128b",
+// MAPS-NEXT:     "tensor": "a"
+// MAPS-NEXT:   }
+// MAPS-NEXT: ],
+module attributes {gpu.container_module} {
+  gpu.binary @kmaps [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
+  func.func @f(%src: memref<512xi8>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @kmaps::@kmaps blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%src : memref<512xi8>)
+        {nvfp4.launch = {kernel = "kmaps", chip = "sm_90a", op = "gemv",
+                         m = 256, k = 512, l = 2, scale_format = "nvfp4",
+                         scale_layout = "linear", output = "f16",
+                         grid = [64, 2, 1], block = [128, 1, 1],
+                         shared_bytes = 0,
+                         params = ["a", "sfa", "b", "sfb", "c", "a_tensor_map"],
+                         tensor_maps = [{param = "a_tensor_map", tensor = "a",
+                                         data_type = "uint8",
+                                         dims = [256, 256, 2],
+                                         strides = [256, 65536],
+                                         box = [128, 64, 1],
+                                         element_strides = [1, 1, 1],
+                                         swizzle = "128b",
+                                         l2_promotion = "256b",
+                                         oob_fill = "zero"}]}}
+    return
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.binary @k5 [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
+  func.func @f(%src: memref<512xi8>) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{nvfp4.launch "tensor_maps" entry "swizzle" is "16b", which manifest version 2 does not know}}
+    gpu.launch_func @k5::@k5 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%src : memref<512xi8>)
+        {nvfp4.launch = {kernel = "k5", chip = "sm_90a", op = "gemv",
+                         m = 256, k = 512, l = 2, scale_format = "nvfp4",
+                         scale_layout = "linear", output = "f16",
+                         grid = [64, 2, 1], block = [128, 1, 1],
+                         shared_bytes = 0,
+                         params = ["a", "sfa", "b", "sfb", "c", "a_tensor_map"],
+                         tensor_maps = [{param = "a_tensor_map", tensor = "a",
+                                         data_type = "uint8", dims = [256],
+                                         strides = [], box = [128],
+                                         element_strides = [1],
+                                         swizzle = "16b", l2_promotion = "none",
+                                         oob_fill = "zero"}]}}
+    return
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.binary @k6 [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
+  func.func @f(%src: memref<512xi8>) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{nvfp4.launch "tensor_maps" entry lacks "oob_fill", which manifest version 2 requires}}
+    gpu.launch_func @k6::@k6 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%src : memref<512xi8>)
+        {nvfp4.launch = {kernel = "k6", chip = "sm_90a", op = "gemv",
+                         m = 256, k = 512, l = 2, scale_format = "nvfp4",
+                         scale_layout = "linear", output = "f16",
+                         grid = [64, 2, 1], block = [128, 1, 1],
+                         shared_bytes = 0,
+                         params = ["a", "sfa", "b", "sfb", "c", "a_tensor_map"],
+                         tensor_maps = [{param = "a_tensor_map", tensor = "a",
+                                         data_type = "uint8", dims = [256],
+                                         strides = [], box = [128],
+                                         element_strides = [1],
+                                         swizzle = "none",
+                                         l2_promotion = "none"}]}}
+    return
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.binary @k7 [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
+  func.func @f(%src: memref<512xi8>) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{nvfp4.launch "tensor_maps" must be an array of dictionaries, on a gemv}}
+    gpu.launch_func @k7::@k7 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%src : memref<512xi8>)
+        {nvfp4.launch = {kernel = "k7", chip = "sm_90a",
+                         op = "convert_scale_layout", rows = 1, cols = 4,
+                         l = 1, from = "blocked128x4", to = "linear",
+                         element = "f8E4M3FN", grid = [1, 1, 1],
+                         block = [1, 1, 1], shared_bytes = 0,
+                         params = ["source", "dest"], tensor_maps = []}}
     return
   }
 }

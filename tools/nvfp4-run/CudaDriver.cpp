@@ -30,6 +30,8 @@ bool Driver::load(std::string &error) {
     error = "no CUDA driver found (libcuda.so.1)";
     return false;
   }
+  cuTensorMapEncodeTiled = reinterpret_cast<decltype(cuTensorMapEncodeTiled)>(
+      dlsym(library, "cuTensorMapEncodeTiled"));
   // The _v2 names are the 64-bit-size versions that cuda.h maps the plain
   // names to; the plain symbols are the legacy 32-bit ABI.
   return resolve(library, "cuInit", cuInit, error) &&

@@ -45,6 +45,30 @@ inline constexpr int CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4;
 inline constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
 inline constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 
+// cuTensorMapEncodeTiled's enumerations: CUtensorMapDataType,
+// CUtensorMapInterleave, CUtensorMapSwizzle, CUtensorMapL2promotion and
+// CUtensorMapFloatOOBfill values.
+inline constexpr int CU_TENSOR_MAP_DATA_TYPE_UINT8 = 0;
+inline constexpr int CU_TENSOR_MAP_DATA_TYPE_UINT16 = 1;
+inline constexpr int CU_TENSOR_MAP_DATA_TYPE_UINT32 = 2;
+inline constexpr int CU_TENSOR_MAP_DATA_TYPE_UINT64 = 4;
+inline constexpr int CU_TENSOR_MAP_INTERLEAVE_NONE = 0;
+inline constexpr int CU_TENSOR_MAP_SWIZZLE_NONE = 0;
+inline constexpr int CU_TENSOR_MAP_SWIZZLE_32B = 1;
+inline constexpr int CU_TENSOR_MAP_SWIZZLE_64B = 2;
+inline constexpr int CU_TENSOR_MAP_SWIZZLE_128B = 3;
+inline constexpr int CU_TENSOR_MAP_L2_PROMOTION_NONE = 0;
+inline constexpr int CU_TENSOR_MAP_L2_PROMOTION_L2_64B = 1;
+inline constexpr int CU_TENSOR_MAP_L2_PROMOTION_L2_128B = 2;
+inline constexpr int CU_TENSOR_MAP_L2_PROMOTION_L2_256B = 3;
+inline constexpr int CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0;
+inline constexpr int CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA = 1;
+
+/// The opaque tensor map the driver encodes: 128 bytes, 64-byte aligned.
+struct alignas(64) CUtensorMap {
+  uint64_t opaque[16];
+};
+
 /// The driver entry points nvfp4-run uses, named without their ABI version
 /// suffix; `load` resolves each from the symbol the driver exports.
 struct Driver {
@@ -92,6 +116,13 @@ struct Driver {
   CUresult (*cuEventSynchronize)(CUevent event) = nullptr;
   CUresult (*cuEventElapsedTime)(float *ms, CUevent start,
                                  CUevent end) = nullptr;
+  /// Null when the driver predates tensor maps (CUDA 12); only kernels
+  /// that take one need it.
+  CUresult (*cuTensorMapEncodeTiled)(
+      CUtensorMap *map, int dataType, uint32_t rank, void *globalAddress,
+      const uint64_t *globalDim, const uint64_t *globalStrides,
+      const uint32_t *boxDim, const uint32_t *elementStrides, int interleave,
+      int swizzle, int l2Promotion, int oobFill) = nullptr;
   CUresult (*cuGetErrorString)(CUresult error, const char **text) = nullptr;
   CUresult (*cuGetErrorName)(CUresult error, const char **text) = nullptr;
 

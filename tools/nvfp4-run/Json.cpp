@@ -43,6 +43,17 @@ std::string nvfp4::run::json::shown(const Json &value, size_t limit) {
          " bytes)";
 }
 
+std::string nvfp4::run::json::oneOf(const std::vector<const char *> &names,
+                                    const char *last) {
+  std::string text;
+  for (size_t i = 0; i < names.size(); ++i)
+    text += std::string(i == 0                  ? ""
+                        : i + 1 == names.size() ? last
+                                                : ", ") +
+            names[i];
+  return text;
+}
+
 namespace {
 
 /// A byte iterator that counts what the parser has consumed: the SAX

@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace nvfp4::run::json {
 
@@ -49,6 +50,10 @@ std::string shown(const Json &value, size_t limit = 64);
 
 /// Name of a value's type for diagnostics ("an integer", "a string", ...).
 const char *describe(const Json &value);
+
+/// "a, b or c" (with `last` between the last two), for messages.
+std::string oneOf(const std::vector<const char *> &names,
+                  const char *last = " or ");
 
 } // namespace nvfp4::run::json
 

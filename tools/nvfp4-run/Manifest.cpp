@@ -32,6 +32,16 @@ BufferSizes nvfp4::run::bufferSizes(const ref::GemvProblem &p) {
   return sizes;
 }
 
+std::array<int64_t, kNumParams> BufferSizes::byParam() const {
+  std::array<int64_t, kNumParams> bytes{};
+  bytes[int(Param::A)] = a;
+  bytes[int(Param::SFA)] = sfa;
+  bytes[int(Param::B)] = b;
+  bytes[int(Param::SFB)] = sfb;
+  bytes[int(Param::C)] = c;
+  return bytes;
+}
+
 ConversionSizes nvfp4::run::conversionSizes(const ConversionProblem &p) {
   ConversionSizes sizes;
   sizes.source = p.l * ref::scaleBatchBytes(p.from, p.rows, p.cols);

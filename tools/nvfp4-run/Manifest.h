@@ -11,6 +11,7 @@
 
 #include "nvfp4-run/Chip.h"
 #include "nvfp4-run/Json.h"
+#include "nvfp4-run/TensorMaps.h"
 #include "nvfp4/Support/ManifestSchema.h"
 #include "nvfp4/Support/Reference.h"
 
@@ -55,6 +56,8 @@ struct Manifest {
   std::array<uint32_t, 3> grid{}, block{};
   uint32_t sharedBytes = 0;
   std::vector<Param> params; // kernel parameter order
+  /// The tensor maps the host encodes, one per tensor-map parameter.
+  std::vector<TensorMap> tensorMaps;
   /// The manifest's JSON object, compared with the kernel's signature.
   json::Json fields;
 
@@ -67,6 +70,9 @@ struct Manifest {
 struct BufferSizes {
   int64_t a = 0, sfa = 0, b = 0, sfb = 0, c = 0;
   int64_t unique() const { return a + sfa + b + sfb + c; }
+  /// Bytes of each parameter's buffer, indexed by Param (0 for parameters
+  /// that are no gemv buffer).
+  std::array<int64_t, kNumParams> byParam() const;
 };
 BufferSizes bufferSizes(const ref::GemvProblem &p);
 

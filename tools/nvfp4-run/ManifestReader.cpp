@@ -15,6 +15,7 @@ using namespace nvfp4;
 using namespace nvfp4::run;
 namespace key = nvfp4::manifest::key;
 using json::Json;
+using json::oneOf;
 using json::Pointer;
 using json::shown;
 
@@ -38,18 +39,6 @@ bool isPtxIdentifier(std::string_view s) {
         ((s[0] == '_' || s[0] == '$' || s[0] == '%') && s.size() > 1)))
     return false;
   return std::all_of(s.begin() + 1, s.end(), follow);
-}
-
-/// "a, b or c"
-std::string oneOf(const std::vector<const char *> &names,
-                  const char *last = " or ") {
-  std::string text;
-  for (size_t i = 0; i < names.size(); ++i)
-    text += std::string(i == 0                  ? ""
-                        : i + 1 == names.size() ? last
-                                                : ", ") +
-            names[i];
-  return text;
 }
 
 /// Reads the manifest's fields one by one; the first error wins.
@@ -203,11 +192,15 @@ std::vector<Param> readParams(FieldReader &reader, Op kind) {
     allNames.push_back(name(param));
   for (Param param : set.required)
     requiredNames.push_back(name(param));
-  // "a, sfa, b, sfb, c and optionally alpha", "source and dest".
+  // "a, sfa, b, sfb, c and optionally alpha, a_tensor_map or
+  // sfa_tensor_map", "source and dest".
+  std::vector<const char *> optionalNames;
+  for (Param param : set.optional)
+    optionalNames.push_back(name(param));
   std::string mustList =
       oneOf(requiredNames, set.optional.empty() ? " and " : ", ");
-  for (Param param : set.optional)
-    mustList += std::string(" and optionally ") + name(param);
+  if (!optionalNames.empty())
+    mustList += " and optionally " + oneOf(optionalNames);
 
   Pointer at("/" + std::string(key::Params));
   for (size_t i = 0; i < list->size(); ++i) {
@@ -440,6 +433,15 @@ std::optional<Manifest> nvfp4::run::parseManifest(const json::Document &doc,
   manifest.params = readParams(reader, manifest.kind);
   if (reader.failed())
     return std::nullopt;
+  // Only a gemv has key::TensorMaps; other ops ignore it like any key
+  // outside their schema.
+  if (!manifest.isConversion()) {
+    std::optional<std::vector<TensorMap>> maps = readTensorMaps(
+        doc, manifest.params, bufferSizes(manifest.problem).byParam(), error);
+    if (!maps)
+      return std::nullopt;
+    manifest.tensorMaps = std::move(*maps);
+  }
   manifest.fields = doc.root;
   return manifest;
 }

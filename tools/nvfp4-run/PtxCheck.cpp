@@ -201,6 +201,46 @@ std::optional<std::string> readByteArray(const std::string &ptx,
   return std::nullopt;
 }
 
+/// Moves `a` and `b`, two values that differ, to the first differing member
+/// of two objects with the same keys, or to the first differing element of
+/// two arrays of one length when both elements are objects, and so on
+/// inwards; appends each step to `path` ("tensor_maps[0].box").
+void narrowDifference(const json::Json *&a, const json::Json *&b,
+                      std::string &path) {
+  for (;;) {
+    if (a->is_object() && b->is_object() && a->size() == b->size()) {
+      const json::Json *nextA = nullptr, *nextB = nullptr;
+      std::string step;
+      for (const auto &item : a->items()) {
+        auto other = b->find(item.key());
+        if (other == b->end())
+          return; // other keys: the objects differ as a whole
+        if (!nextA && item.value() != *other) {
+          nextA = &item.value();
+          nextB = &*other;
+          step = "." + item.key();
+        }
+      }
+      if (!nextA)
+        return;
+      a = nextA;
+      b = nextB;
+      path += step;
+    } else if (a->is_array() && b->is_array() && a->size() == b->size()) {
+      size_t i = 0;
+      while (i < a->size() && (*a)[i] == (*b)[i])
+        ++i;
+      if (i == a->size() || !(*a)[i].is_object() || !(*b)[i].is_object())
+        return;
+      a = &(*a)[i];
+      b = &(*b)[i];
+      path += "[" + std::to_string(i) + "]";
+    } else {
+      return;
+    }
+  }
+}
+
 /// Compares the manifest's fields with the signature the compiler embedded.
 std::string checkSignature(const Manifest &manifest, const std::string &ptx) {
   std::string symbol = manifest::signatureSymbol(manifest.kernel);
@@ -216,13 +256,26 @@ std::string checkSignature(const Manifest &manifest, const std::string &ptx) {
            " is not a JSON object";
   for (const char *key : manifest::signatureKeys(manifest.kind)) {
     auto built = signature->root.find(key);
+    auto said = manifest.fields.find(key);
+    // Only optional keys can be absent from the manifest; either side
+    // lacking what the other has is a mismatch.
+    if (built == signature->root.end() && said == manifest.fields.end())
+      continue;
     if (built == signature->root.end())
       return "the signature of " + manifest.kernel + " lacks \"" + key + "\"";
-    const json::Json &said = manifest.fields.at(key);
-    if (*built != said)
-      return "\"" + std::string(key) + "\" is " + json::shown(said) +
+    if (said == manifest.fields.end())
+      return "the manifest has no \"" + std::string(key) + "\", but " +
+             manifest.kernel + " was built with " + json::shown(*built);
+    if (*built != *said) {
+      // Name the innermost differing field of a list of objects (a tensor
+      // map's "box"), which a message cut to 64 bytes would hide.
+      std::string path = key;
+      const json::Json *a = &*said, *b = &*built;
+      narrowDifference(a, b, path);
+      return "\"" + path + "\" is " + json::shown(*a) +
              " in the manifest, but " + manifest.kernel + " was built for " +
-             json::shown(*built);
+             json::shown(*b);
+    }
   }
   return "";
 }

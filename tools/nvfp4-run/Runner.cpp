@@ -190,6 +190,37 @@ std::string setUpGemv(const Driver &driver, const Manifest &manifest,
   return "";
 }
 
+/// Encodes each tensor map for the device address of its buffer and passes
+/// a device copy of it as its parameter (the kernel reads the map through a
+/// pointer). The copies go with the context, like the buffers.
+std::string setUpTensorMaps(const Driver &driver, const Manifest &manifest,
+                            Workload &work) {
+  if (manifest.tensorMaps.empty())
+    return "";
+  if (!driver.cuTensorMapEncodeTiled)
+    return "the CUDA driver lacks cuTensorMapEncodeTiled (driver too old?), "
+           "which the tensor maps of " +
+           manifest.kernel + " need";
+  for (const TensorMap &map : manifest.tensorMaps) {
+    const TensorMapEncode &e = map.encode;
+    CUtensorMap encoded{};
+    if (CUresult status = driver.cuTensorMapEncodeTiled(
+            &encoded, e.dataType, e.rank,
+            reinterpret_cast<void *>(work.buffers[int(map.tensor)]),
+            e.dims.data(), e.strides.data(), e.box.data(),
+            e.elementStrides.data(), e.interleave, e.swizzle, e.l2Promotion,
+            e.oobFill))
+      return std::string("tensor map \"") + name(map.param) + "\" of \"" +
+             name(map.tensor) +
+             "\": " + driver.describe("cuTensorMapEncodeTiled", status);
+    // cuMemAlloc aligns to 256 bytes, more than the 64 a map needs.
+    CUdeviceptr &copy = work.buffers[int(map.param)];
+    CU_CHECK(cuMemAlloc, &copy, sizeof(encoded));
+    CU_CHECK(cuMemcpyHtoD, copy, &encoded, sizeof(encoded));
+  }
+  return "";
+}
+
 /// Uniform random bytes, all 256 values: a conversion moves bytes without
 /// reading them. The padding of a blocked source is filled too, so that a
 /// kernel copying it into the destination is caught.
@@ -322,6 +353,8 @@ std::string Runner::run(const Manifest &manifest, const RunConfig &config,
   std::string setUpError = manifest.isConversion()
                                ? setUpConversion(driver, manifest, config, work)
                                : setUpGemv(driver, manifest, config, work);
+  if (setUpError.empty())
+    setUpError = setUpTensorMaps(driver, manifest, work);
   if (!setUpError.empty())
     return setUpError;
 

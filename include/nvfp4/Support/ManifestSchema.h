@@ -19,7 +19,7 @@ namespace nvfp4::manifest {
 
 /// Written as "version"; raised whenever a field is added, removed or changes
 /// meaning. A reader accepts exactly the version it was built with.
-inline constexpr int64_t kVersion = 1;
+inline constexpr int64_t kVersion = 2;
 
 /// Key names.
 namespace key {
@@ -45,23 +45,81 @@ inline constexpr const char *Cols = "cols";
 inline constexpr const char *From = "from";
 inline constexpr const char *To = "to";
 inline constexpr const char *Element = "element";
+// gemv, optional: one entry per tensor-map parameter (TensorMap below)
+inline constexpr const char *TensorMaps = "tensor_maps";
 } // namespace key
+
+/// The keys of one key::TensorMaps entry, all required. The entry describes
+/// the arguments of the driver's cuTensorMapEncodeTiled for the buffer
+/// `tensor`: `dims` (innermost first, in elements), `strides` (bytes, of
+/// dims 1..rank-1), `box` and `element_strides` (rank integers each); the
+/// interleave is always none.
+namespace map_key {
+inline constexpr const char *Param = "param";
+inline constexpr const char *Tensor = "tensor";
+inline constexpr const char *DataType = "data_type";
+inline constexpr const char *Dims = "dims";
+inline constexpr const char *Strides = "strides";
+inline constexpr const char *Box = "box";
+inline constexpr const char *ElementStrides = "element_strides";
+inline constexpr const char *Swizzle = "swizzle";
+inline constexpr const char *L2Promotion = "l2_promotion";
+inline constexpr const char *OobFill = "oob_fill";
+} // namespace map_key
+
+/// Every key of a key::TensorMaps entry, in the order above.
+std::vector<const char *> tensorMapKeys();
 
 /// The operations a manifest describes (key::Op).
 enum class Op { Gemv, ConvertScaleLayout };
 
-/// Kernel parameters. Every one is a device pointer (.u64) except Alpha, an
-/// f32 passed by value.
-enum class Param { A, SFA, B, SFB, C, Alpha, Source, Dest };
-inline constexpr int kNumParams = 8;
+/// Kernel parameters. Every one is a .u64 except Alpha, an f32 passed by
+/// value: a device pointer to a buffer (isBuffer), or to the 128-byte
+/// CUtensorMap the host encodes from the manifest's key::TensorMaps entry
+/// for it (ATensorMap, SFATensorMap).
+enum class Param {
+  A,
+  SFA,
+  B,
+  SFB,
+  C,
+  Alpha,
+  Source,
+  Dest,
+  ATensorMap,
+  SFATensorMap
+};
+inline constexpr int kNumParams = 10;
+
+/// True for the parameters that point to a buffer the runner allocates.
+bool isBuffer(Param param);
+/// True for ATensorMap and SFATensorMap.
+bool isTensorMap(Param param);
+
+/// The enumerations of a key::TensorMaps entry, in the order of their
+/// spellings (map_key::DataType: "uint8", "uint16", "uint32", "uint64";
+/// map_key::Swizzle: "none", "32b", "64b", "128b"; map_key::L2Promotion:
+/// "none", "64b", "128b", "256b"; map_key::OobFill: "zero", "nan", the
+/// latter the driver's NaN-request-zero-FMA fill).
+enum class MapDataType { UInt8, UInt16, UInt32, UInt64 };
+enum class MapSwizzle { None, B32, B64, B128 };
+enum class MapL2Promotion { None, B64, B128, B256 };
+enum class MapOobFill { Zero, NaN };
+
+/// Bytes of one element of `type`.
+int64_t elementBytes(MapDataType type);
+/// The span a swizzle permutes 16-byte chunks within (32, 64 or 128 bytes;
+/// 0 for none): the inner box row may not exceed it.
+int64_t swizzleBytes(MapSwizzle swizzle);
 
 /// The element type of a scale tensor a conversion moves (key::Element); its
 /// bytes are moved unread, so it only names the kernel.
 enum class ScaleElement { F8E4M3FN, F8E8M0FNU };
 
-/// Spellings: "gemv", "convert_scale_layout"; "a", "sfa", ..., "dest";
-/// "f8E4M3FN", "f8E8M0FNU" (the MLIR type names). Scale formats, layouts and
-/// output types are spelled by ref::name (Reference.h).
+/// Spellings: "gemv", "convert_scale_layout"; "a", "sfa", ..., "dest",
+/// "a_tensor_map", "sfa_tensor_map"; "f8E4M3FN", "f8E8M0FNU" (the MLIR type
+/// names). Scale formats, layouts and output types are spelled by ref::name
+/// (Reference.h).
 const char *name(Op op);
 const char *name(Param param);
 const char *name(ScaleElement element);
@@ -69,8 +127,12 @@ const char *name(ScaleElement element);
 /// Every key a manifest of `op` must have, the version included.
 std::vector<const char *> requiredKeys(Op op);
 
+/// Keys a manifest of `op` may have (key::TensorMaps for a gemv). Each is
+/// signed when present.
+std::vector<const char *> optionalKeys(Op op);
+
 /// The parameters of `op`: `required` must all be listed (in any order),
-/// `optional` may be (a gemv's alpha).
+/// `optional` may be (a gemv's alpha and tensor maps).
 struct ParamSet {
   std::vector<Param> required, optional;
 };
@@ -84,14 +146,19 @@ ParamSet params(Op op);
 /// refused.
 std::string signatureSymbol(std::string_view kernel);
 
-/// The keys of `op` a signature must carry: requiredKeys(op) without
-/// key::Ptx, key::Version and key::Kernel (the signature's symbol names it).
+/// The keys of `op` a signature carries: requiredKeys(op) without
+/// key::Ptx, key::Version and key::Kernel (the signature's symbol names it),
+/// then optionalKeys(op). A required key must be in the signature; an
+/// optional one must be in both the signature and the manifest, or in
+/// neither.
 std::vector<const char *> signatureKeys(Op op);
 
 /// The spellings an enumerated key accepts, in the order of its enum
 /// (key::Op: Op; key::ScaleFormat: ref::ScaleFormat; key::ScaleLayout,
 /// key::From, key::To: ref::ScaleLayout; key::Output: ref::ElementType;
-/// key::Element: ScaleElement). Empty for any other key.
+/// key::Element: ScaleElement; map_key::DataType, map_key::Swizzle,
+/// map_key::L2Promotion, map_key::OobFill: MapDataType, ...). Empty for any
+/// other key.
 std::vector<const char *> spellings(std::string_view key);
 
 } // namespace nvfp4::manifest

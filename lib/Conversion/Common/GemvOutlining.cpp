@@ -138,7 +138,8 @@ void mlir::nvfp4::finishKernel(OpBuilder &b, gpu::GPUFuncOp kernel,
     kernel.removeKnownBlockSizeAttr();
   }
   // The signature: the manifest's fields as JSON bytes in a global of the
-  // kernel module, which the runner compares with the manifest.
+  // kernel module, which the runner compares with the manifest. Optional
+  // keys (a gemv's tensor_maps) are signed when the launch has them.
   auto op = info.getAs<StringAttr>(schema::key::Op);
   llvm::json::Object fields;
   for (const char *key : schema::signatureKeys(

@@ -41,25 +41,57 @@ LogicalResult verifyLaunch(Operation *op, Attribute value) {
   if (known == ops.end())
     return op->emitOpError()
            << kLaunchAttrName << " has no known \"" << schema::key::Op << "\"";
-  for (const char *key :
-       schema::requiredKeys(static_cast<schema::Op>(known - ops.begin()))) {
-    // Written by nvfp4-export-kernels itself.
-    if (StringRef(key) == schema::key::Version ||
-        StringRef(key) == schema::key::Ptx)
-      continue;
-    Attribute field = info.get(key);
-    if (!field)
-      return op->emitOpError() << kLaunchAttrName << " lacks \"" << key
-                               << "\", which manifest version "
-                               << schema::kVersion << " requires";
-    std::vector<const char *> names = schema::spellings(key);
-    auto str = dyn_cast<StringAttr>(field);
-    if (!names.empty() && (!str || llvm::none_of(names, [&](const char *n) {
-          return str.getValue() == n;
-        })))
-      return op->emitOpError() << kLaunchAttrName << " \"" << key << "\" is "
-                               << field << ", which manifest version "
-                               << schema::kVersion << " does not know";
+  auto kindOp = static_cast<schema::Op>(known - ops.begin());
+  // Every key of `dict` in `keys` must be present, with a known spelling
+  // where the schema enumerates them; `what` names the dictionary.
+  auto checkKeys = [&](DictionaryAttr dict,
+                       const std::vector<const char *> &keys,
+                       StringRef what) -> LogicalResult {
+    for (const char *key : keys) {
+      // Written by nvfp4-export-kernels itself.
+      if (StringRef(key) == schema::key::Version ||
+          StringRef(key) == schema::key::Ptx)
+        continue;
+      Attribute field = dict.get(key);
+      if (!field)
+        return op->emitOpError()
+               << what << " lacks \"" << key << "\", which manifest version "
+               << schema::kVersion << " requires";
+      std::vector<const char *> names = schema::spellings(key);
+      auto str = dyn_cast<StringAttr>(field);
+      if (!names.empty() && (!str || llvm::none_of(names, [&](const char *n) {
+            return str.getValue() == n;
+          })))
+        return op->emitOpError() << what << " \"" << key << "\" is " << field
+                                 << ", which manifest version "
+                                 << schema::kVersion << " does not know";
+    }
+    return success();
+  };
+  if (failed(checkKeys(info, schema::requiredKeys(kindOp), kLaunchAttrName)))
+    return failure();
+  if (Attribute maps = info.get(schema::key::TensorMaps)) {
+    auto list = dyn_cast<ArrayAttr>(maps);
+    if (kindOp != schema::Op::Gemv || !list ||
+        !llvm::all_of(list, llvm::IsaPred<DictionaryAttr>))
+      return op->emitOpError()
+             << kLaunchAttrName
+             << " \"tensor_maps\" must be an array of dictionaries, on a gemv";
+    std::vector<const char *> keys = schema::tensorMapKeys();
+    for (auto entry : list.getAsRange<DictionaryAttr>()) {
+      for (NamedAttribute member : entry)
+        if (llvm::none_of(keys, [&](const char *k) {
+              return member.getName().getValue() == k;
+            }))
+          return op->emitOpError()
+                 << kLaunchAttrName << " \"tensor_maps\" entry has \""
+                 << member.getName().getValue() << "\", which manifest version "
+                 << schema::kVersion << " does not know";
+      if (failed(checkKeys(
+              entry, keys,
+              (Twine(kLaunchAttrName) + " \"tensor_maps\" entry").str())))
+        return failure();
+    }
   }
   for (const char *key : {schema::key::Grid, schema::key::Block})
     if (!isDim3(info.get(key)))
