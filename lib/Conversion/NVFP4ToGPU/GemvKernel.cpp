@@ -482,11 +482,11 @@ struct KernelBuilder {
   /// slice belong to the next one: both are read by nobody.
   void issueTmaStage(Value step, Value issuer, int64_t sliceChunks) {
     Value slot = IV(b, loc, step) % cfg.asyncCopyStages;
-    int64_t boxBytes = cfg.rowsPerBlock * cfg.lanesPerRow * cfg.bytesPerLoad;
+    SmallVector<int64_t> boxShape = tmaBoxShape(op, cfg);
+    int64_t boxBytes = boxShape[1] * boxShape[2] * 8;
     nvgpu::MBarrierArriveExpectTxOp::create(
         b, loc, barriers, IV::index(b, loc, cfg.splitK * boxBytes), slot,
         issuer);
-    auto stagesType = cast<MemRefType>(stages.getType());
     for (int64_t q = 0; q < cfg.splitK; ++q) {
       // Coordinates innermost first, a's row in 8-byte elements.
       IV chunk = IV(b, loc, ctaSliceChunk(q, sliceChunks)) +
@@ -497,9 +497,8 @@ struct KernelBuilder {
       auto view = memref::SubViewOp::create(
           b, loc, stages,
           ArrayRef<OpFoldResult>{box, b.getIndexAttr(0), b.getIndexAttr(0)},
-          ArrayRef<OpFoldResult>{b.getIndexAttr(1),
-                                 b.getIndexAttr(stagesType.getDimSize(1)),
-                                 b.getIndexAttr(stagesType.getDimSize(2))},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(boxShape[1]),
+                                 b.getIndexAttr(boxShape[2])},
           ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1),
                                  b.getIndexAttr(1)});
       nvgpu::TmaAsyncLoadOp::create(b, loc, view, barriers, tmaMap,
@@ -926,8 +925,11 @@ void mlir::nvfp4::buildGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel,
     return buffer;
   };
   Value partials, preparedVec, stages, lastFlag;
+  // A thread's rows are adjacent in the partials, which the backend may
+  // store and load as 16-byte vectors: align them for that (behind the
+  // mbarriers of tma=true they would otherwise sit 8-byte aligned).
   if (cfg.splitK > 1)
-    partials = addShared({cfg.splitK, cfg.rowsPerBlock}, b.getF32Type());
+    partials = addShared({cfg.splitK, cfg.rowsPerBlock}, b.getF32Type(), 16);
   // The prepared vector's units and a's stages move as 16-byte vectors.
   if (cfg.vectorInShared)
     preparedVec = addShared(
@@ -971,7 +973,7 @@ void mlir::nvfp4::buildGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel,
         b, loc, LLVM::LLVMPointerType::get(b.getContext()),
         entry.getArgument(kernel.getNumArguments() - 1));
     kb.tmaMap = UnrealizedConversionCastOp::create(
-                    b, loc, tmaDescriptorType(b.getContext(), cfg), address)
+                    b, loc, tmaDescriptorType(b.getContext(), op, cfg), address)
                     .getResult(0);
     kb.barriers = nvgpu::MBarrierCreateOp::create(
         b, loc,

@@ -133,8 +133,10 @@ struct GemvLowering : public OpRewritePattern<GemvOp> {
       // here (that takes the CUDA driver): the runtime that launches the
       // kernel encodes it from the manifest's `tensor_maps`, so the host
       // IR passes 0.
-      kernel.insertArgument(kernel.getNumArguments(), rewriter.getI64Type(),
-                            DictionaryAttr(), op.getLoc());
+      if (failed(kernel.insertArgument(kernel.getNumArguments(),
+                                       rewriter.getI64Type(), DictionaryAttr(),
+                                       op.getLoc())))
+        return failure();
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPoint(op);
       extraArgs.push_back(arith::ConstantIntOp::create(

@@ -27,8 +27,12 @@ inline constexpr int64_t kTryWaitTicks = 10000000;
 /// shared-memory stages, one box after the other.
 SmallVector<int64_t> tmaStageShape(const KernelConfig &cfg);
 
+/// [1, rows, 8-byte elements] of one box of `op`: a box place of
+/// tmaStageShape, cut to the tensor where it is smaller.
+SmallVector<int64_t> tmaBoxShape(GemvOp op, const KernelConfig &cfg);
+
 /// The descriptor of a's tensor map, its tensor one box.
-nvgpu::TensorMapDescriptorType tmaDescriptorType(MLIRContext *ctx,
+nvgpu::TensorMapDescriptorType tmaDescriptorType(MLIRContext *ctx, GemvOp op,
                                                  const KernelConfig &cfg);
 
 /// The manifest's description of a's tensor map for `op`.

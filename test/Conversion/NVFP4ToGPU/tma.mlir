@@ -67,3 +67,9 @@ func.func @gemv(%a: memref<2x300x4096xi8>, %sfa: memref<2x300x512xf8E4M3FN>,
 // JSON-NEXT: 64,
 // JSON-NEXT: 8,
 // JSON-NEXT: 1
+
+// A box never exceeds the tensor (nvfp4-run refuses such maps): one row
+// (M = 1) and a row of 4 elements (K = 64) cut the box to [4, 1, 1].
+// RUN: %python %nvfp4_src_root/scripts/nvfp4_ir.py 1x64x3:f32 | nvfp4-opt --convert-nvfp4-to-gpu="chip=sm_90a async-copy-stages=3 tma=true" | FileCheck %s --check-prefix=SMALL
+// SMALL: tensor_maps = [{box = [4, 1, 1], data_type = "uint64", dims = [4, 1, 3]
+// SMALL: !nvgpu.tensormap.descriptor<tensor = memref<1x1x4xi64
