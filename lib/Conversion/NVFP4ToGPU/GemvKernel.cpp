@@ -421,6 +421,15 @@ struct KernelBuilder {
     return nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType, tokens);
   }
 
+  /// Appends the i32 words of a loaded chunk (a vector of bytes-per-load
+  /// bytes, of any element type).
+  void appendWords(Value chunk, SmallVectorImpl<Value> &words) {
+    Value w = vector::BitCastOp::create(
+        b, loc, VectorType::get({cfg.bytesPerLoad / 4}, b.getI32Type()), chunk);
+    for (int64_t i = 0; i < cfg.bytesPerLoad / 4; ++i)
+      words.push_back(vector::ExtractOp::create(b, loc, w, i));
+  }
+
   /// The words of a of stage `slot`, for computeSteps.
   SmallVector<Value> readStage(Value slot) {
     SmallVector<Value> words;
@@ -429,11 +438,7 @@ struct KernelBuilder {
           b, loc, VectorType::get({cfg.bytesPerLoad}, b.getI8Type()), stages,
           {stageOffset(slot, r)}, /*nontemporal=*/false,
           llvm::MaybeAlign(cfg.bytesPerLoad));
-      Value w = vector::BitCastOp::create(
-          b, loc, VectorType::get({cfg.bytesPerLoad / 4}, b.getI32Type()),
-          bytes);
-      for (int64_t i = 0; i < cfg.bytesPerLoad / 4; ++i)
-        words.push_back(vector::ExtractOp::create(b, loc, w, i));
+      appendWords(bytes, words);
     }
     return words;
   }
@@ -517,11 +522,7 @@ struct KernelBuilder {
       Value pair = vector::LoadOp::create(
           b, loc, VectorType::get({cfg.bytesPerLoad / 8}, b.getI64Type()),
           stages, ValueRange{box, row, column});
-      Value w = vector::BitCastOp::create(
-          b, loc, VectorType::get({cfg.bytesPerLoad / 4}, b.getI32Type()),
-          pair);
-      for (int64_t i = 0; i < cfg.bytesPerLoad / 4; ++i)
-        words.push_back(vector::ExtractOp::create(b, loc, w, i));
+      appendWords(pair, words);
     }
     return words;
   }
