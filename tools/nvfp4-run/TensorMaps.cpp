@@ -24,11 +24,7 @@ namespace map_key = manifest::map_key;
 
 namespace {
 
-constexpr int64_t kMaxDim = int64_t(1) << 32;          // globalDim <= 2^32
-constexpr int64_t kMaxStride = (int64_t(1) << 40) - 1; // globalStrides < 2^40
-constexpr int64_t kAlign = 16; // globalStrides and the inner box row, bytes
-constexpr int64_t kMaxBox = 256;
-constexpr int64_t kMaxElementStride = 8;
+using namespace nvfp4::tensormap;
 
 // The driver's values of the schema's enumerations, in the order of their
 // spellings (manifest::spellings).
@@ -211,7 +207,7 @@ bool MapReader::readEntry(
   size_t rank = dims.size();
   if (!readIntegers(map_key::Strides, rank - 1, rank - 1, 1, kMaxStride,
                     strides) ||
-      !readIntegers(map_key::Box, rank, rank, 1, kMaxBox, box) ||
+      !readIntegers(map_key::Box, rank, rank, 1, kMaxBoxSize, box) ||
       !readIntegers(map_key::ElementStrides, rank, rank, 1, kMaxElementStride,
                     elementStrides) ||
       !readChoice(map_key::Swizzle, swizzle) ||
@@ -234,12 +230,12 @@ bool MapReader::readEntry(
                       ", more than dims[" + std::to_string(i) +
                       "] = " + std::to_string(dims[i]));
   int64_t innerBytes = box[0] * element;
-  if (innerBytes % kAlign != 0)
+  if (innerBytes % kStrideBytes != 0)
     return fail(at / map_key::Box / 0,
                 field(map_key::Box, 0) + " is " + std::to_string(box[0]) + " " +
                     typeName + " elements, " + std::to_string(innerBytes) +
                     " bytes: the inner box must be a multiple of " +
-                    std::to_string(kAlign) + " bytes");
+                    std::to_string(kStrideBytes) + " bytes");
   auto swizzleKind = static_cast<manifest::MapSwizzle>(swizzle);
   int64_t span = manifest::swizzleBytes(swizzleKind);
   if (span != 0 && innerBytes > span)
@@ -251,11 +247,11 @@ bool MapReader::readEntry(
   // the map describes a well-formed region (and the driver accepts it).
   uint64_t stride = element;
   for (size_t j = 0; j + 1 < rank; ++j) {
-    if (strides[j] % kAlign != 0)
+    if (strides[j] % kStrideBytes != 0)
       return fail(at / map_key::Strides / j,
                   field(map_key::Strides, j) + " is " +
                       std::to_string(strides[j]) + ", not a multiple of " +
-                      std::to_string(kAlign));
+                      std::to_string(kStrideBytes));
     uint64_t spanned = mulSat(dims[j], stride);
     if (uint64_t(strides[j]) < spanned)
       return fail(at / map_key::Strides / j,

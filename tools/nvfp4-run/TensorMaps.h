@@ -14,6 +14,7 @@
 
 #include "nvfp4-run/Json.h"
 #include "nvfp4/Support/ManifestSchema.h"
+#include "nvfp4/Support/TensorMap.h"
 
 #include <array>
 #include <cstdint>
@@ -23,8 +24,8 @@
 
 namespace nvfp4::run {
 
-/// Highest tensor rank cuTensorMapEncodeTiled takes.
-inline constexpr uint32_t kMaxTensorMapRank = 5;
+/// Highest tensor rank cuTensorMapEncodeTiled takes (TensorMap.h).
+inline constexpr uint32_t kMaxTensorMapRank = tensormap::kMaxRank;
 
 /// The arguments of cuTensorMapEncodeTiled but the map and the global
 /// address, as the driver takes them (enumerations as their cuda.h values).

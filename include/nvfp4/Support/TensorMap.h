@@ -13,20 +13,21 @@
 
 namespace nvfp4::tensormap {
 
+/// Dimensions of a tiled tensor map.
+inline constexpr int64_t kMaxRank = 5;
+/// Elements of one dimension (globalDim).
+inline constexpr int64_t kMaxDim = int64_t(1) << 32;
+/// Byte stride of a dimension (globalStrides), below 2^40.
+inline constexpr int64_t kMaxStride = (int64_t(1) << 40) - 1;
 /// Every global stride (dimensions 1 and up) is a multiple of this many
 /// bytes, and so is the innermost box dimension in bytes.
 inline constexpr int64_t kStrideBytes = 16;
 /// Each box dimension holds 1 to this many elements.
 inline constexpr int64_t kMaxBoxSize = 256;
-/// Dimensions of a tiled tensor map.
-inline constexpr int64_t kMaxRank = 5;
-/// Alignment of the global address a map describes.
-inline constexpr int64_t kGlobalAlignment = 16;
+/// Largest element stride (elementStrides) of a dimension.
+inline constexpr int64_t kMaxElementStride = 8;
 /// Alignment of the shared memory a tensor copy writes.
 inline constexpr int64_t kSharedAlignment = 128;
-/// Bytes of the encoded map (CUtensorMap), and its alignment in memory.
-inline constexpr int64_t kEncodedBytes = 128;
-inline constexpr int64_t kEncodedAlignment = 64;
 
 } // namespace nvfp4::tensormap
 

@@ -488,7 +488,7 @@ struct KernelBuilder {
   void issueTmaStage(Value step, Value issuer, int64_t sliceChunks) {
     Value slot = IV(b, loc, step) % cfg.asyncCopyStages;
     SmallVector<int64_t> boxShape = tmaBoxShape(op, cfg);
-    int64_t boxBytes = boxShape[1] * boxShape[2] * 8;
+    int64_t boxBytes = boxShape[1] * boxShape[2] * tmaElementBytes();
     nvgpu::MBarrierArriveExpectTxOp::create(
         b, loc, barriers, IV::index(b, loc, cfg.splitK * boxBytes), slot,
         issuer);
@@ -496,7 +496,7 @@ struct KernelBuilder {
       // Coordinates innermost first, a's row in 8-byte elements.
       IV chunk = IV(b, loc, ctaSliceChunk(q, sliceChunks)) +
                  IV(b, loc, step) * cfg.lanesPerRow;
-      Value kElement = chunk * (cfg.bytesPerLoad / 8);
+      Value kElement = chunk * (cfg.bytesPerLoad / tmaElementBytes());
       Value firstRow = IV(b, loc, rowBlock) * cfg.rowsPerBlock;
       Value box = IV(b, loc, slot) * cfg.splitK + q;
       auto view = memref::SubViewOp::create(
@@ -516,11 +516,13 @@ struct KernelBuilder {
   SmallVector<Value> readTmaStage(Value slot) {
     SmallVector<Value> words;
     Value box = IV(b, loc, slot) * cfg.splitK + IV(b, loc, slice);
-    Value column = IV(b, loc, lane) * (cfg.bytesPerLoad / 8);
+    Value column = IV(b, loc, lane) * (cfg.bytesPerLoad / tmaElementBytes());
     for (int64_t r = 0; r < cfg.rowsPerThread; ++r) {
       Value row = IV(b, loc, rowInBlock) + r;
       Value pair = vector::LoadOp::create(
-          b, loc, VectorType::get({cfg.bytesPerLoad / 8}, b.getI64Type()),
+          b, loc,
+          VectorType::get({cfg.bytesPerLoad / tmaElementBytes()},
+                          b.getIntegerType(8 * tmaElementBytes())),
           stages, ValueRange{box, row, column});
       appendWords(pair, words);
     }
@@ -937,8 +939,9 @@ void mlir::nvfp4::buildGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel,
         {op.getA().getType().getDimSize(2) / 8 * kPreparedWordsPerUnit},
         b.getI32Type(), 4 * kPreparedWordsPerUnit);
   if (cfg.tma)
-    stages = addShared(tmaStageShape(cfg), b.getI64Type(),
-                       ::nvfp4::tensormap::kSharedAlignment);
+    stages =
+        addShared(tmaStageShape(cfg), b.getIntegerType(8 * tmaElementBytes()),
+                  ::nvfp4::tensormap::kSharedAlignment);
   else if (cfg.asyncCopyStages)
     stages = addShared({asyncCopyBytes(cfg)}, b.getI8Type(), 16);
   if (cfg.ctaSplitK > 1)

@@ -16,6 +16,7 @@
 #include "nvfp4/Conversion/Common/GemvOutlining.h"
 #include "nvfp4/Conversion/Passes.h"
 #include "nvfp4/Support/Chips.h"
+#include "nvfp4/Support/ManifestSchema.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -45,11 +46,13 @@ DictionaryAttr launchInfo(OpBuilder &b, GemvOp op, gpu::GPUFuncOp kernel,
   NamedAttrList attrs = gemvLaunchInfo(b, op, kernel, cfg.chip, gridX,
                                        /*sharedBytes=*/0);
   if (cfg.tma) {
+    namespace key = ::nvfp4::manifest::key;
     SmallVector<Attribute> params(
-        cast<ArrayAttr>(attrs.get("params")).getValue());
-    params.push_back(b.getStringAttr(kTmaParamName));
-    attrs.set("params", b.getArrayAttr(params));
-    attrs.append("tensor_maps", b.getArrayAttr({tmaManifestEntry(b, op, cfg)}));
+        cast<ArrayAttr>(attrs.get(key::Params)).getValue());
+    params.push_back(b.getStringAttr(tmaParamName()));
+    attrs.set(key::Params, b.getArrayAttr(params));
+    attrs.append(key::TensorMaps,
+                 b.getArrayAttr({tmaManifestEntry(b, op, cfg)}));
   }
   NamedAttrList tun;
   tun.append("rows_per_block", b.getI64IntegerAttr(cfg.rowsPerBlock));

@@ -16,14 +16,17 @@
 
 namespace mlir::nvfp4 {
 
-/// The kernel parameter holding the tensor map's address, and the manifest
-/// entry describing it (ManifestSchema.h key::TensorMaps).
-inline constexpr const char *kTmaParamName = "a_tensor_map";
+/// The kernel parameter holding the tensor map's address (the schema's
+/// Param::ATensorMap), and the manifest entry describing it.
+StringRef tmaParamName();
+
+/// Bytes of one element of a's map (8: a 16-byte chunk is two elements).
+int64_t tmaElementBytes();
 
 /// Polling budget of one mbarrier wait before it tries again.
 inline constexpr int64_t kTryWaitTicks = 10000000;
 
-/// [stages x split-k boxes, rows-per-block, lanes-per-row x 2] of i64: the
+/// [stages x split-k boxes, rows-per-block, elements of a step] of i64: the
 /// shared-memory stages, one box after the other.
 SmallVector<int64_t> tmaStageShape(const KernelConfig &cfg);
 
