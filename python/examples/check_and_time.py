@@ -174,15 +174,22 @@ def check_graph(check, torch, custom_kernel):
                  f"mismatches={bad} rel_err={rel:.3e}")
 
 
-def runner_flush_kernel(torch):
-    """nvfp4-run's L2 read-back kernel (tools/nvfp4-run/FlushKernel.h, its
-    one home): the same flush as nvfp4-run, so that the two times differ
-    only by what the Python layer adds."""
+def read_flush_kernel():
+    """(name, PTX) of nvfp4-run's L2 read-back kernel, read from its one
+    home, tools/nvfp4-run/FlushKernel.h."""
     header = os.path.join(HERE, "..", "..", "tools", "nvfp4-run",
                           "FlushKernel.h")
     text = open(header).read()
     name = re.search(r'kL2ReadKernel = "(\w+)"', text).group(1)
     ptx = re.search(r'kL2ReadPtx = R"\((.*?)\)"', text, re.S).group(1)
+    return name, ptx
+
+
+def runner_flush_kernel(torch):
+    """nvfp4-run's L2 read-back kernel, loaded: the same flush as
+    nvfp4-run, so that the two times differ only by what the Python layer
+    adds."""
+    name, ptx = read_flush_kernel()
     driver = shared_driver()
     device = driver.device(torch.cuda.current_device())
     driver.make_current(driver.primary_context(device))

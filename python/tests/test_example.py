@@ -48,3 +48,13 @@ def test_gpu_script_kernel_list(compiler, tmp_path, monkeypatch, capsys):
     check_and_time.prepare(cache)
     assert capsys.readouterr().out.startswith(f"2 kernels in {cache}")
     assert len(nvfp4.Cache(cache).entries()) == 2
+
+
+def test_gpu_script_reads_the_runners_flush_kernel():
+    """The GPU script flushes with nvfp4-run's own kernel, read from the
+    runner's header: the entry it names is the one the PTX defines."""
+    import check_and_time
+    name, ptx = check_and_time.read_flush_kernel()
+    assert name == "nvfp4_run_l2_read"
+    assert f".visible .entry {name}(" in ptx
+    assert ptx.rstrip().endswith("}")

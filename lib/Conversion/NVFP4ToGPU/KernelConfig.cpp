@@ -1,6 +1,7 @@
 //===- KernelConfig.cpp - defaults and checks of the GEMV kernel options --===//
 
 #include "KernelConfig.h"
+#include "TmaCopy.h"
 #include "UnitDot.h"
 
 #include "nvfp4/Support/Chips.h"
@@ -84,7 +85,8 @@ static LogicalResult checkTmaConfig(GemvOp op, const KernelConfig &cfg) {
     return op.emitOpError()
            << "tma needs rows-per-block <= " << ::nvfp4::tensormap::kMaxBoxSize
            << " (a tensor map's box), got " << cfg.rowsPerBlock;
-  int64_t boxBytes = cfg.rowsPerBlock * cfg.lanesPerRow * cfg.bytesPerLoad;
+  SmallVector<int64_t> place = tmaStageShape(cfg);
+  int64_t boxBytes = place[1] * place[2] * tmaElementBytes();
   if (boxBytes % ::nvfp4::tensormap::kSharedAlignment != 0)
     return op.emitOpError()
            << "tma copies boxes of rows-per-block x lanes-per-row x 16 = "
