@@ -120,7 +120,7 @@ struct KernelBuilder {
   Value preparedVec; // workgroup buffer of b prepared for dp4a, if shared
   Value stages;      // workgroup buffer of a's async copies, if any
   Value tmaMap;      // tensor map of a (tma)
-  Value barriers;    // one mbarrier per stage (tma)
+  Value barriers;    // full, then empty mbarriers of the stages (tma)
   Value rowInBlock;  // this thread's first row in the CTA's row block
   Value threadId;    // thread index in the CTA (x)
   SmallVector<Value> rows; // clamped row indices, one per rows-per-thread
@@ -158,28 +158,42 @@ struct KernelBuilder {
             vector::ExtractOp::create(b, loc, wide, 1)};
   }
 
-  /// f32 scales of every unit of the load at byte `kByte` of `row` (row 0
-  /// for the vector's scales).
-  SmallVector<Value> loadUnitScales(Value scales, bool isVector, Value row,
-                                    Value kByte) {
-    int64_t units = cfg.bytesPerLoad / 8;
-    SmallVector<Value> values;
+  /// The undecoded scales of every unit of the load at byte `kByte` of
+  /// `row` (row 0 for the vector's scales): one pair of f8 when paired,
+  /// else one i8 a unit. Kept apart from the decode so that a loop can
+  /// carry them a step ahead.
+  SmallVector<Value> loadUnitScaleBits(Value scales, bool isVector, Value row,
+                                       Value kByte) {
     if (pairedScales()) {
       SmallVector<Value> indices = buildScaleIndices(
           b, loc, op.getLayout(), isVector, batch, row, unitColumn(kByte));
       Type f8 = cast<MemRefType>(scales.getType()).getElementType();
-      Value pair = vector::LoadOp::create(
+      return {vector::LoadOp::create(
           b, loc, VectorType::get({2}, f8), scales, indices,
-          /*nontemporal=*/false, llvm::MaybeAlign(2));
-      Value bytes = arith::BitcastOp::create(
-          b, loc, VectorType::get({2}, b.getI8Type()), pair);
-      return decodeScalePair(bytes, f8);
+          /*nontemporal=*/false, llvm::MaybeAlign(2))};
     }
-    for (int64_t unit = 0; unit < units; ++unit) {
+    SmallVector<Value> bits;
+    for (int64_t unit = 0; unit < cfg.bytesPerLoad / 8; ++unit) {
       Value col = unitColumn(IV(b, loc, kByte) + 8 * unit);
-      values.push_back(buildLoadScale(b, loc, scales, op.getLayout(), format(),
-                                      isVector, batch, row, col));
+      bits.push_back(
+          buildLoadScaleBits(b, loc, scales,
+                             buildScaleIndices(b, loc, op.getLayout(), isVector,
+                                               batch, row, col)));
     }
+    return bits;
+  }
+
+  /// f32 scales of every unit from loadUnitScaleBits' values.
+  SmallVector<Value> decodeUnitScales(ArrayRef<Value> bits) {
+    if (pairedScales()) {
+      auto pairType = cast<VectorType>(bits[0].getType());
+      Value bytes = arith::BitcastOp::create(
+          b, loc, VectorType::get({2}, b.getI8Type()), bits[0]);
+      return decodeScalePair(bytes, pairType.getElementType());
+    }
+    SmallVector<Value> values;
+    for (Value unitBits : bits)
+      values.push_back(buildDecodeScale(b, loc, unitBits, format()));
     return values;
   }
 
@@ -187,7 +201,7 @@ struct KernelBuilder {
   /// 16-byte line of a blocked atom (row i in word i, the load's two
   /// columns in the low or high half of each word): one load instead of
   /// four, each of which would touch a different atom per lane pair.
-  SmallVector<SmallVector<Value>> loadInterleavedScales(Value kByte) {
+  Value loadInterleavedScaleLine(Value kByte) {
     namespace lay = ::nvfp4::layout;
     Value col = unitColumn(kByte);
     // Rows are below the padded row count, so the line is always in bounds
@@ -197,9 +211,17 @@ struct KernelBuilder {
     SmallVector<Value> indices = {batch, row / lay::kAtomRows,
                                   IV(b, loc, col) / lay::kAtomCols, line};
     Type f8 = cast<MemRefType>(sfa.getType()).getElementType();
-    Value bytes = vector::LoadOp::create(
+    return vector::LoadOp::create(
         b, loc, VectorType::get({lay::kLineBytes}, f8), sfa, indices,
         /*nontemporal=*/false, llvm::MaybeAlign(lay::kLineBytes));
+  }
+
+  /// Every row's f32 scales from the line of loadInterleavedScaleLine.
+  SmallVector<SmallVector<Value>> decodeInterleavedScales(Value bytes,
+                                                          Value kByte) {
+    namespace lay = ::nvfp4::layout;
+    Value col = unitColumn(kByte);
+    Type f8 = cast<VectorType>(bytes.getType()).getElementType();
     Value words = vector::BitCastOp::create(
         b, loc, VectorType::get({4}, b.getI32Type()),
         arith::BitcastOp::create(
@@ -295,44 +317,76 @@ struct KernelBuilder {
     return words;
   }
 
+  /// The global loads of one step besides a, undecoded: b's words (unless
+  /// b is prepared in shared memory), then b's scale bits, then a's (one
+  /// line, or each row's bits).
+  SmallVector<Value> loadStepOperands(Value kByte) {
+    SmallVector<Value> operands;
+    if (!preparedVec)
+      operands =
+          loadWords(b, loc, vec, {batch, kByte}, cfg.bytesPerLoad, false);
+    llvm::append_range(
+        operands, loadUnitScaleBits(sfb, true, IV::index(b, loc, 0), kByte));
+    if (cfg.interleaveRows) {
+      operands.push_back(loadInterleavedScaleLine(kByte));
+      return operands;
+    }
+    for (Value row : rows)
+      llvm::append_range(operands, loadUnitScaleBits(sfa, false, row, kByte));
+    return operands;
+  }
+
+  /// acc[r] += one step's contribution: the words of a (each row's
+  /// bytes-per-load / 4) and the operands of loadStepOperands(kByte).
+  SmallVector<Value> computeStep(Value kByte, ArrayRef<Value> operands,
+                                 ArrayRef<Value> aWords, ArrayRef<Value> acc) {
+    int64_t wordsPerLoad = cfg.bytesPerLoad / 4;
+    int64_t scaleBits = pairedScales() ? 1 : cfg.bytesPerLoad / 8;
+    ArrayRef<Value> rest = operands;
+    ArrayRef<Value> bWords;
+    if (!preparedVec) {
+      bWords = rest.take_front(wordsPerLoad);
+      rest = rest.drop_front(wordsPerLoad);
+    }
+    SmallVector<Value> sbs = decodeUnitScales(rest.take_front(scaleBits));
+    rest = rest.drop_front(scaleBits);
+    SmallVector<SmallVector<Value>> sas;
+    if (cfg.interleaveRows)
+      sas = decodeInterleavedScales(rest.front(), kByte);
+    else
+      for (size_t r = 0; r < rows.size(); ++r)
+        sas.push_back(decodeUnitScales(rest.slice(r * scaleBits, scaleBits)));
+    SmallVector<Value> result(acc.begin(), acc.end());
+    for (int64_t unit = 0; unit < cfg.bytesPerLoad / 8; ++unit) {
+      SmallVector<Value> prepared =
+          preparedVec ? loadPreparedUnit(kByte, unit)
+                      : buildPrepareVectorUnit(b, loc, cfg.decode,
+                                               bWords.slice(2 * unit, 2));
+      for (size_t r = 0; r < rows.size(); ++r) {
+        Value dot = buildUnitDot(b, loc, cfg.decode,
+                                 aWords.slice(r * wordsPerLoad + 2 * unit, 2),
+                                 prepared);
+        // (dot * sa) is exact, so the fma rounds once, as dot * (sa * sb)
+        // would; but two large ue8m0 scales never meet in an overflowing
+        // product that a zero dot would turn into NaN.
+        Value scaled = arith::MulFOp::create(b, loc, dot, sas[r][unit]);
+        result[r] = math::FmaOp::create(b, loc, scaled, sbs[unit], result[r]);
+      }
+    }
+    return result;
+  }
+
   /// acc[r] += the contribution of steps [first, first + count) of K, whose
   /// words of a were loaded by loadSteps.
   SmallVector<Value> computeSteps(Value first, int64_t count,
                                   ArrayRef<Value> aWords, ArrayRef<Value> acc,
                                   bool clamp = false) {
-    int64_t wordsPerLoad = cfg.bytesPerLoad / 4;
+    int64_t stepWords = rows.size() * cfg.bytesPerLoad / 4;
     SmallVector<Value> result(acc.begin(), acc.end());
     for (int64_t u = 0; u < count; ++u) {
       Value kByte = stepByte(IV(b, loc, first) + u, clamp);
-      SmallVector<Value> bWords;
-      if (!preparedVec)
-        bWords =
-            loadWords(b, loc, vec, {batch, kByte}, cfg.bytesPerLoad, false);
-      SmallVector<Value> sbs =
-          loadUnitScales(sfb, true, IV::index(b, loc, 0), kByte);
-      SmallVector<SmallVector<Value>> sas =
-          cfg.interleaveRows ? loadInterleavedScales(kByte)
-                             : SmallVector<SmallVector<Value>>();
-      if (!cfg.interleaveRows)
-        for (Value row : rows)
-          sas.push_back(loadUnitScales(sfa, false, row, kByte));
-      for (int64_t unit = 0; unit < cfg.bytesPerLoad / 8; ++unit) {
-        SmallVector<Value> prepared =
-            preparedVec ? loadPreparedUnit(kByte, unit)
-                        : buildPrepareVectorUnit(
-                              b, loc, cfg.decode,
-                              ArrayRef<Value>(bWords).slice(2 * unit, 2));
-        for (size_t r = 0; r < rows.size(); ++r) {
-          int64_t base = (u * rows.size() + r) * wordsPerLoad + 2 * unit;
-          Value dot =
-              buildUnitDot(b, loc, cfg.decode, aWords.slice(base, 2), prepared);
-          // (dot * sa) is exact, so the fma rounds once, as dot * (sa * sb)
-          // would; but two large ue8m0 scales never meet in an overflowing
-          // product that a zero dot would turn into NaN.
-          Value scaled = arith::MulFOp::create(b, loc, dot, sas[r][unit]);
-          result[r] = math::FmaOp::create(b, loc, scaled, sbs[unit], result[r]);
-        }
-      }
+      result = computeStep(kByte, loadStepOperands(kByte),
+                           aWords.slice(u * stepWords, stepWords), result);
     }
     return result;
   }
@@ -480,18 +534,18 @@ struct KernelBuilder {
     return global * sliceChunks;
   }
 
-  /// One thread (`issuer`) copies step `step` of every K slice of the CTA's
-  /// rows, a box of rows-per-block x lanes-per-row chunks each, into stage
-  /// step % stages; the stage's mbarrier expects all their bytes. Boxes past
-  /// the row's end or M are filled with zeros by the copy, and chunks past a
-  /// slice belong to the next one: both are read by nobody.
-  void issueTmaStage(Value step, Value issuer, int64_t sliceChunks) {
+  /// Copies step `step` of every K slice of the CTA's rows, a box of
+  /// rows-per-block x lanes-per-row chunks each, into stage step % stages;
+  /// the stage's full barrier expects all their bytes. Boxes past the row's
+  /// end or M are filled with zeros by the copy, and chunks past a slice
+  /// belong to the next one: both are read by nobody.
+  void issueTmaStage(Value step, int64_t sliceChunks) {
     Value slot = IV(b, loc, step) % cfg.asyncCopyStages;
     SmallVector<int64_t> boxShape = tmaBoxShape(op, cfg);
     int64_t boxBytes = boxShape[1] * boxShape[2] * tmaElementBytes();
     nvgpu::MBarrierArriveExpectTxOp::create(
         b, loc, barriers, IV::index(b, loc, cfg.splitK * boxBytes), slot,
-        issuer);
+        /*predicate=*/Value());
     for (int64_t q = 0; q < cfg.splitK; ++q) {
       // Coordinates innermost first, a's row in 8-byte elements.
       IV chunk = IV(b, loc, ctaSliceChunk(q, sliceChunks)) +
@@ -508,7 +562,8 @@ struct KernelBuilder {
                                  b.getIndexAttr(1)});
       nvgpu::TmaAsyncLoadOp::create(b, loc, view, barriers, tmaMap,
                                     ValueRange{kElement, firstRow, batch}, slot,
-                                    /*multicastMask=*/Value(), issuer);
+                                    /*multicastMask=*/Value(),
+                                    /*predicate=*/Value());
     }
   }
 
@@ -529,74 +584,156 @@ struct KernelBuilder {
     return words;
   }
 
+  /// The i1 parity of use `step / stages` of a stage's barrier, minus
+  /// `before` uses.
+  Value useParity(Value step, int64_t before = 0) {
+    IV use = IV(b, loc, step) / cfg.asyncCopyStages - before;
+    return arith::TruncIOp::create(
+        b, loc, b.getI1Type(),
+        arith::IndexCastOp::create(b, loc, b.getI64Type(), use % 2));
+  }
+
+  void waitBarrier(Value index, Value parity) {
+    nvgpu::MBarrierTryWaitParityOp::create(
+        b, loc, barriers, parity, IV::index(b, loc, kTryWaitTicks), index);
+  }
+
+  /// The barrier that says stage `slot` is free again (after the full ones).
+  Value emptyBarrier(Value slot) {
+    return IV(b, loc, slot) + cfg.asyncCopyStages;
+  }
+
+  /// The producer warp's first thread: fills every stage, then refills
+  /// each as soon as all consumer warps have released it.
+  void buildTmaProducer(int64_t steps, int64_t sliceChunks) {
+    nvgpu::TmaPrefetchOp::create(b, loc, tmaMap, /*predicate=*/Value());
+    for (int64_t i = 0; i < std::min(cfg.asyncCopyStages, steps); ++i)
+      issueTmaStage(IV::index(b, loc, i), sliceChunks);
+    scf::ForOp::create(
+        b, loc, IV::index(b, loc, cfg.asyncCopyStages),
+        IV::index(b, loc, steps), IV::index(b, loc, 1), ValueRange{},
+        [&](OpBuilder &nb, Location, Value step, ValueRange) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          Value slot = IV(b, loc, step) % cfg.asyncCopyStages;
+          waitBarrier(emptyBarrier(slot), useParity(step, /*before=*/1));
+          issueTmaStage(step, sliceChunks);
+          scf::YieldOp::create(b, loc);
+        });
+  }
+
   /// Whole steps [0, full) with a's stages filled by tensor-memory-
-  /// accelerator copies: one thread issues every box of a step, all threads
-  /// wait on the stage's mbarrier (phase parity: which use of the stage),
-  /// and a CTA barrier at each step keeps the issuer from refilling a stage
-  /// some thread still reads. All threads walk the longest slice's steps
-  /// (they meet at every barrier); a shorter slice's threads skip the
-  /// decode of steps past their own.
+  /// accelerator copies. A producer warp past the consumer threads issues
+  /// the copies; each consumer waits on a stage's full barrier (phase
+  /// parity: which use of the stage), decodes it and, once its warp is
+  /// done, releases the stage through the stage's empty barrier, so no
+  /// consumer waits for another. b's words and the scales of the next step
+  /// are loaded before the wait: they are in flight while this step
+  /// decodes. All consumers walk the longest slice's steps (every warp
+  /// releases every stage); a shorter slice's threads skip the decode of
+  /// steps past their own. Returns the consumers' sums (zeros in the
+  /// producer warp, which goes on to the CTA barriers after the loop but
+  /// stores nothing).
   SmallVector<Value> buildTmaStepLoop(Value full, ArrayRef<Value> acc,
                                       int64_t sliceChunks, bool equalSlices) {
     int64_t steps = sliceChunks / cfg.lanesPerRow;
-    if (steps == 0)
-      return SmallVector<Value>(acc.begin(), acc.end());
-    Value issuer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                         threadId, IV::index(b, loc, 0));
-    nvgpu::TmaPrefetchOp::create(b, loc, tmaMap, issuer);
-    for (int64_t s = 0; s < cfg.asyncCopyStages; ++s)
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        threadId, IV::index(b, loc, 0));
+    for (int64_t s = 0; s < cfg.asyncCopyStages; ++s) {
       nvgpu::MBarrierInitOp::create(b, loc, barriers, IV::index(b, loc, 1),
-                                    IV::index(b, loc, s), issuer);
+                                    IV::index(b, loc, s), first);
+      nvgpu::MBarrierInitOp::create(
+          b, loc, barriers, IV::index(b, loc, cfg.threads() / kWarpThreads),
+          emptyBarrier(IV::index(b, loc, s)), first);
+    }
     // The initialised barriers must be visible to the copy engine and to
     // every thread before anyone uses them.
     NVVM::FenceMbarrierInitOp::create(b, loc);
     gpu::BarrierOp::create(b, loc);
-    int64_t ahead = cfg.asyncCopyStages - 1;
-    for (int64_t i = 0; i < std::min(ahead, steps); ++i)
-      issueTmaStage(IV::index(b, loc, i), issuer, sliceChunks);
+    Value consumer =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, threadId,
+                              IV::index(b, loc, cfg.threads()));
+    auto split = scf::IfOp::create(b, loc, TypeRange(ValueRange(acc)), consumer,
+                                   /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(split.elseBlock());
+      Value issuer =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, threadId,
+                                IV::index(b, loc, cfg.threads()));
+      auto ifIssuer = scf::IfOp::create(b, loc, issuer, false);
+      b.setInsertionPointToStart(ifIssuer.thenBlock());
+      buildTmaProducer(steps, sliceChunks);
+      b.setInsertionPointAfter(ifIssuer);
+      scf::YieldOp::create(b, loc, acc);
+    }
+    b.setInsertionPointToStart(split.thenBlock());
+    int64_t numAcc = acc.size();
+    SmallVector<Value> init(acc.begin(), acc.end());
+    llvm::append_range(init, loadStepOperands(stepByte(IV::index(b, loc, 0),
+                                                       /*clamp=*/true)));
+    Value warpLeader = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq, IV(b, loc, threadId) % kWarpThreads,
+        IV::index(b, loc, 0));
     auto loop = scf::ForOp::create(
         b, loc, IV::index(b, loc, 0), IV::index(b, loc, steps),
-        IV::index(b, loc, 1), acc,
+        IV::index(b, loc, 1), init,
         [&](OpBuilder &nb, Location, Value step, ValueRange iter) {
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-          // Everyone is done with step - 1, whose stage is refilled now.
-          gpu::BarrierOp::create(b, loc);
-          IV next = IV(b, loc, step) + ahead;
-          Value inRange =
-              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next,
-                                    IV::index(b, loc, steps));
-          issueTmaStage(next, arith::AndIOp::create(b, loc, issuer, inRange),
-                        sliceChunks);
+          SmallVector<Value> sums(iter.take_front(numAcc));
+          SmallVector<Value> operands(iter.drop_front(numAcc));
+          SmallVector<Value> next =
+              loadStepOperands(stepByte(IV(b, loc, step) + 1, /*clamp=*/true));
           Value slot = IV(b, loc, step) % cfg.asyncCopyStages;
-          Value parity = arith::TruncIOp::create(
-              b, loc, b.getI1Type(),
-              arith::IndexCastOp::create(b, loc, b.getI64Type(),
-                                         IV(b, loc, step) /
-                                             cfg.asyncCopyStages % 2));
-          nvgpu::MBarrierTryWaitParityOp::create(
-              b, loc, barriers, parity, IV::index(b, loc, kTryWaitTicks), slot);
-          SmallVector<Value> sums(iter);
+          waitBarrier(slot, useParity(step));
+          auto compute = [&]() {
+            return computeStep(stepByte(step), operands, readTmaStage(slot),
+                               sums);
+          };
+          SmallVector<Value> out;
           if (equalSlices) {
-            scf::YieldOp::create(
-                b, loc, computeSteps(step, 1, readTmaStage(slot), sums));
-            return;
-          }
-          Value mine = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                             step, full);
-          auto ifOp = scf::IfOp::create(b, loc, TypeRange(ValueRange(sums)),
-                                        mine, /*withElseRegion=*/true);
-          {
+            out = compute();
+          } else {
+            Value mine = arith::CmpIOp::create(
+                b, loc, arith::CmpIPredicate::ult, step, full);
+            auto ifOp = scf::IfOp::create(b, loc, TypeRange(ValueRange(sums)),
+                                          mine, /*withElseRegion=*/true);
             OpBuilder::InsertionGuard inner(b);
             b.setInsertionPointToStart(ifOp.thenBlock());
-            scf::YieldOp::create(
-                b, loc, computeSteps(step, 1, readTmaStage(slot), sums));
+            scf::YieldOp::create(b, loc, compute());
             b.setInsertionPointToStart(ifOp.elseBlock());
             scf::YieldOp::create(b, loc, sums);
+            out = SmallVector<Value>(ifOp.getResults());
           }
-          scf::YieldOp::create(b, loc, ifOp.getResults());
+          // The stage is overwritten by the async proxy (the copy engine):
+          // this thread's generic-proxy reads of it must be ordered before
+          // that. Without the fence the H200 computed wrong sums now and
+          // then (7 of 104 verifications of large shapes failed).
+          NVVM::FenceProxyOp::create(
+              b, loc, NVVM::ProxyKind::async_shared,
+              NVVM::SharedSpaceAttr::get(b.getContext(),
+                                         NVVM::SharedSpace::shared_cta));
+          // The warp's reads are done before its leader releases the stage
+          // (the arrive is a release).
+          NVVM::SyncWarpOp::create(
+              b, loc, arith::ConstantIntOp::create(b, loc, -1, 32));
+          auto release =
+              scf::IfOp::create(b, loc, warpLeader, /*withElseRegion=*/false);
+          {
+            OpBuilder::InsertionGuard inner(b);
+            b.setInsertionPointToStart(release.thenBlock());
+            nvgpu::MBarrierArriveOp::create(
+                b, loc, nvgpu::MBarrierTokenType::get(b.getContext()), barriers,
+                emptyBarrier(slot));
+          }
+          llvm::append_range(out, next);
+          scf::YieldOp::create(b, loc, out);
         });
-    return SmallVector<Value>(loop.getResults());
+    scf::YieldOp::create(b, loc,
+                         ValueRange(loop.getResults()).take_front(numAcc));
+    b.setInsertionPointAfter(split);
+    return SmallVector<Value>(split.getResults());
   }
 
   /// Single steps [lo, hi) of this thread's slice.
@@ -719,6 +856,12 @@ struct KernelBuilder {
 
     Value isLeader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                            lane, IV::index(b, loc, 0));
+    // The producer warp of tma=true holds no sums.
+    if (tmaMap)
+      isLeader = arith::AndIOp::create(
+          b, loc, isLeader,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, threadId,
+                                IV::index(b, loc, cfg.threads())));
     if (cfg.splitK > 1) {
       // Every slice's leader parks its sums; slice 0 adds them in order.
       auto park = scf::IfOp::create(b, loc, isLeader, false);
@@ -985,7 +1128,7 @@ void mlir::nvfp4::buildGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel,
             b.getContext(),
             gpu::AddressSpaceAttr::get(
                 b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace()),
-            cfg.asyncCopyStages));
+            2 * cfg.asyncCopyStages));
   }
   kb.build();
   gpu::ReturnOp::create(b, loc);

@@ -213,6 +213,10 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
   cfg.tma = options.tma;
   if (cfg.tma && failed(checkTmaConfig(op, cfg)))
     return failure();
+  if (cfg.launchThreads() > 1024)
+    return op.emitOpError()
+           << "tma adds a producer warp to the " << cfg.threads()
+           << " threads; a CTA holds at most 1024";
   // The decoded vector is shared by the CTA only for dp4a (its prepared
   // words are plain i32) and while it fits the 48 KiB of static shared
   // memory next to the split-k partials.
@@ -267,7 +271,7 @@ int64_t mlir::nvfp4::sharedMemoryBytes(GemvOp op, const KernelConfig &cfg) {
     bytes += 4; // the "last CTA" flag
   bytes += asyncCopyBytes(cfg);
   if (cfg.tma)
-    bytes += cfg.asyncCopyStages * 8; // an mbarrier a stage
+    bytes += 2 * cfg.asyncCopyStages * 8; // a full and an empty mbarrier
   return bytes;
 }
 

@@ -12,6 +12,9 @@ namespace mlir::nvfp4 {
 
 enum class DecodeMethod { Dp4a, Cvt, F32 };
 
+/// Threads of a warp.
+inline constexpr int64_t kWarpThreads = 32;
+
 /// Every choice resolved for one gemv shape.
 struct KernelConfig {
   std::string chip;
@@ -31,6 +34,9 @@ struct KernelConfig {
     return rowsPerBlock / rowsPerThread * lanesPerRow * splitK;
   }
   int64_t rowGroups() const { return rowsPerBlock / rowsPerThread; }
+  /// The CTA's threads: with tma, one producer warp past the threads()
+  /// that compute issues the copies.
+  int64_t launchThreads() const { return threads() + (tma ? kWarpThreads : 0); }
 };
 
 /// Resolves the pass options for `op` (static shapes; 0 or empty: the chip's

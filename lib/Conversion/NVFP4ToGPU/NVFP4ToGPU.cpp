@@ -125,8 +125,9 @@ struct GemvLowering : public OpRewritePattern<GemvOp> {
     if (failed(cfg))
       return failure();
     auto module = op->getParentOfType<ModuleOp>();
-    gpu::GPUFuncOp kernel = createGemvKernel(
-        rewriter, module, op, gemvKernelName(op), cfg->chip, cfg->threads());
+    gpu::GPUFuncOp kernel =
+        createGemvKernel(rewriter, module, op, gemvKernelName(op), cfg->chip,
+                         cfg->launchThreads());
     if (cfg->maxRegisters)
       kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
                       rewriter.getI32IntegerAttr(cfg->maxRegisters));

@@ -1,6 +1,7 @@
 // tma: a's async-copy stages are filled by tensor-memory-accelerator copies
-// (nvgpu.tma.async.load, one box per K slice and step, issued by thread 0)
-// whose completion each thread waits for on the stage's nvgpu mbarrier; the
+// (nvgpu.tma.async.load, one box per K slice and step, issued by a producer
+// warp) whose completion each thread waits for on the stage's full nvgpu
+// mbarrier, and which each consumer warp releases on its empty one; the
 // kernel takes a's tensor map as its last parameter and the launch carries
 // the map's description. The PTX pipeline lowers all of it through NVVM.
 //
@@ -30,34 +31,55 @@ func.func @gemv(%a: memref<2x300x4096xi8>, %sfa: memref<2x300x512xf8E4M3FN>,
 // CHECK: gpu.func {{.*}}(%{{.*}}: memref<2x300x4096xi8>, {{.*}}, %[[MAP:.*]]: i64)
 // CHECK-SAME: workgroup(
 // CHECK-SAME: memref<6x8x64xi64, #gpu.address_space<workgroup>> {llvm.align = 128 : i64}
+// CHECK-SAME: nvvm.reqntid = array<i32: 160, 1, 1>
 // CHECK: %[[PTR:.*]] = llvm.inttoptr %[[MAP]] : i64 to !llvm.ptr
 // CHECK: %[[DESC:.*]] = builtin.unrealized_conversion_cast %[[PTR]] : !llvm.ptr to !nvgpu.tensormap.descriptor<tensor = memref<1x8x64xi64, #gpu.address_space<workgroup>>, swizzle = none, l2promo = l2promo_256b, oob = zero, interleave = none>
-// CHECK: %[[BARS:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
-// CHECK: nvgpu.tma.prefetch.descriptor %[[DESC]], predicate =
-// CHECK-COUNT-3: nvgpu.mbarrier.init %[[BARS]]
+// A full and an empty barrier a stage; the empty ones count the 4 consumer
+// warps (128 threads); the producer warp makes 160.
+// CHECK: %[[BARS:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 6>
+// CHECK: nvgpu.mbarrier.init %[[BARS]][%{{.*}}], %c1
+// CHECK: nvgpu.mbarrier.init %[[BARS]][%c3{{.*}}], %c4
+// CHECK-COUNT-4: nvgpu.mbarrier.init %[[BARS]]
 // CHECK: nvvm.fence.mbarrier.init
 // CHECK: gpu.barrier
-// Two stages before the loop: one expect_tx and a box per slice each.
+// Consumers: the next step's scales and b are loaded before the wait, and
+// each warp releases the stage after its decode.
+// CHECK: %[[SPLIT:.*]]:4 = scf.if
+// CHECK: scf.for
+// CHECK: nvgpu.mbarrier.try_wait.parity %[[BARS]]
+// CHECK: vector.load {{.*}} : memref<6x8x64xi64, #gpu.address_space<workgroup>>, vector<2xi64>
+// CHECK: nvvm.fence.proxy
+// CHECK: nvvm.bar.warp.sync
+// CHECK: nvgpu.mbarrier.arrive %[[BARS]]
+// CHECK: } else {
+// The producer fills the 3 stages (a box per slice each), then refills a
+// stage once its empty barrier has seen every consumer warp.
+// CHECK: nvgpu.tma.prefetch.descriptor %[[DESC]]
+// CHECK-NOT: predicate
 // CHECK: nvgpu.mbarrier.arrive.expect_tx %[[BARS]][%{{.*}}], %c8192
 // CHECK-COUNT-2: nvgpu.tma.async.load %[[DESC]]
 // CHECK: nvgpu.mbarrier.arrive.expect_tx
 // CHECK-COUNT-2: nvgpu.tma.async.load %[[DESC]]
-// CHECK: scf.for
-// CHECK: gpu.barrier
 // CHECK: nvgpu.mbarrier.arrive.expect_tx
 // CHECK-COUNT-2: nvgpu.tma.async.load %[[DESC]]
+// CHECK: scf.for
 // CHECK: nvgpu.mbarrier.try_wait.parity %[[BARS]]
-// CHECK: vector.load {{.*}} : memref<6x8x64xi64, #gpu.address_space<workgroup>>, vector<2xi64>
+// CHECK: nvgpu.mbarrier.arrive.expect_tx
+// CHECK-COUNT-2: nvgpu.tma.async.load %[[DESC]]
+// CHECK: scf.yield %cst, %cst, %cst, %cst
 // CHECK-NOT: nvgpu.device_async_copy
 
 // PTX: .param .u64 {{.*}}_param_5
-// PTX: prefetch.tensormap
-// PTX: mbarrier.init.shared.b64
-// PTX: fence.mbarrier_init.release.cluster;
-// PTX: mbarrier.arrive.expect_tx.shared.b64
-// PTX: cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes
-// PTX: mbarrier.try_wait.parity.shared.b64
-// PTX: ld.shared.v4
+// PTX-DAG: prefetch.tensormap
+// PTX-DAG: mbarrier.init.shared.b64
+// PTX-DAG: fence.mbarrier_init.release.cluster;
+// PTX-DAG: mbarrier.arrive.expect_tx.shared.b64
+// PTX-DAG: cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// PTX-DAG: mbarrier.try_wait.parity.shared.b64
+// PTX-DAG: ld.shared.v4
+// PTX-DAG: fence.proxy.async.shared::cta
+// PTX-DAG: bar.warp.sync
+// PTX-DAG: mbarrier.arrive.shared.b64
 // PTX-NOT: cp.async.cg
 
 // JSON: "params": [
