@@ -31,7 +31,8 @@ void mlir::nvfp4::registerNVFP4Pipelines() {
   registerPassPipeline(
       "nvfp4-to-ptx",
       "Lower nvfp4.gemv (CUDA cores, or tcgen05 tensor cores with "
-      "strategy=tcgen05) and nvfp4.convert_scale_layout to GPU kernels, "
+      "strategy=tcgen05) and nvfp4.convert_scale_layout to GPU kernels (any "
+      "other nvfp4 op, or a gemv of N or 16-bit vectors, is an error), "
       "identical kernels merged, in a gpu.binary holding PTX; with "
       "export-dir also write each kernel's .ptx and .json manifest (and "
       ".cubin with export-cubin=true)",

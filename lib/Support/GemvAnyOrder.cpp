@@ -14,6 +14,8 @@
 
 #include "nvfp4/Support/GemvBound.h"
 
+#include "ReferenceChecks.h"
+
 #include "nvfp4/Support/Formats.h"
 
 #include <algorithm>
@@ -157,12 +159,19 @@ bool staysInF32Range(const GemvProblem &p, const uint8_t *sfa,
          maxBlockDot * maxA * maxB * static_cast<double>(cols) < 0x1p127;
 }
 
+/// The GPU kernels take one vector of packed e2m1; so does this analysis.
+void checkOneVector(const GemvProblem &p) {
+  if (p.n != 1 || p.vector != VectorElement::E2M1)
+    detail::fatal("the any-order GEMV bound covers one packed e2m1 vector");
+}
+
 } // namespace
 
 std::vector<GemvExpectation>
 ref::expectAnyOrderGemv(const GemvProblem &p, const uint8_t *a,
                         const uint8_t *sfa, const uint8_t *b,
                         const uint8_t *sfb, const std::vector<double> &ref) {
+  checkOneVector(p);
   std::vector<GemvExpectation> out;
   out.reserve(p.l * p.m);
   for (int64_t l = 0; l < p.l; ++l)
@@ -178,6 +187,7 @@ Comparison ref::compareAnyOrderGemv(const GemvProblem &p, const uint8_t *a,
                                     const std::vector<double> &ref, double rtol,
                                     double atol, bool everyElement) {
   using Kind = GemvExpectation::Kind;
+  checkOneVector(p);
   if (!everyElement && staysInF32Range(p, sfa, sfb))
     return compare(p.output, out, ref, rtol, atol);
   std::vector<GemvExpectation> expect =

@@ -62,73 +62,120 @@ double ref::roundingHalfUlp(ElementType type, double x) {
   return std::ldexp(1.0, e - mantissa - 1);
 }
 
+namespace {
+
+/// Follows one row's f32 sum term by term against the exact sum.
+class RowSumTracker {
+public:
+  explicit RowSumTracker(GemvRowSum &s) : s(s) {}
+
+  /// Adds the exact term `term` and the f32 term the lowering computes for
+  /// it (+-inf where that overflows).
+  void add(double term, double f32Term) {
+    double error;
+    s.sum = twoSum(s.sum, term, error);
+    s.sumError += std::fabs(error);
+    if (std::isinf(f32Term)) {
+      ++(f32Term > 0 ? s.posInf : s.negInf);
+      return;
+    }
+    termError += std::fabs(f32Term - term);
+    hat = twoSum(hat, f32Term, error);
+    hatError += std::fabs(error);
+    // This f32 addition is exact when everything before it was and its
+    // exact result is an f32; otherwise it errs by at most u |result|.
+    if (exact && hatError == 0 && isF32(hat))
+      return;
+    exact = false;
+    s.f32Error += kU * (std::fabs(hat) + hatError + s.f32Error);
+    s.largest = std::max(s.largest, std::fabs(hat) + hatError + s.f32Error);
+  }
+
+  void finish() {
+    s.largest = std::max(s.largest, std::fabs(hat) + hatError);
+    // The f32 sum against the exact sum; the slack covers the rounding of
+    // termError's own sum.
+    s.f32Error += hatError + termError * (1 + 0x1p-50);
+  }
+
+private:
+  GemvRowSum &s;
+  // `hat`: the double sum of the f32 terms; `termError`: how far those
+  // terms are from the exact ones.
+  double hat = 0, hatError = 0, termError = 0;
+  bool exact = true;
+};
+
+/// The f32 block term of packed b: the scale product and dot * product
+/// each rounded to f32 (a product of an f32 and dot is exact in double
+/// first). A zero dot adds zero even when the scale product overflows.
+double packedF32Term(double scale, double dot) {
+  if (dot == 0)
+    return 0;
+  float scale32 = static_cast<float>(scale);
+  if (std::isinf(scale32))
+    return std::copysign(HUGE_VAL, scale * dot);
+  return static_cast<float>(static_cast<double>(scale32) * dot);
+}
+
+} // namespace
+
 std::vector<GemvRowSum>
 ref::analyzeGemvSums(const GemvProblem &p, const uint8_t *a, const uint8_t *sfa,
                      const uint8_t *b, const uint8_t *sfb) {
   const int64_t bs = blockSize(p.format), cols = p.k / bs;
   const int64_t rowBytes = p.k / 2;
   const int64_t sfaBatch = scaleBatchBytes(p.layout, p.m, cols);
-  const int64_t sfbBatch = scaleBatchBytes(p.layout, 1, cols);
-  std::vector<GemvRowSum> sums(p.l * p.m);
+  const int64_t bBatch = vectorBatchBytes(p);
+  const int64_t sfbBatch = vectorScaleBatchBytes(p);
+  const bool packed = p.vector == VectorElement::E2M1;
+  std::vector<GemvRowSum> sums(p.l * p.n * p.m);
   for (int64_t l = 0; l < p.l; ++l) {
-    const uint8_t *bRow = b + l * rowBytes;
-    for (int64_t m = 0; m < p.m; ++m) {
-      const uint8_t *aRow = a + (l * p.m + m) * rowBytes;
-      GemvRowSum &s = sums[l * p.m + m];
-      // `hat`: the double sum of the f32 block terms; `termError`: how far
-      // those terms are from the exact ones.
-      double hat = 0, hatError = 0, termError = 0;
-      bool exact = true;
-      for (int64_t kb = 0; kb < cols; ++kb) {
-        double sa = decodeScale(
-            p.format, sfa[l * sfaBatch + scaleOffset(p.layout, m, kb, cols)]);
-        double sb = decodeScale(
-            p.format, sfb[l * sfbBatch + scaleOffset(p.layout, 0, kb, cols)]);
-        double dot = 0;
-        for (int64_t j = kb * bs / 2; j < (kb + 1) * bs / 2; ++j)
-          dot += formats::decodeE2M1(aRow[j] & 0xF) *
-                     formats::decodeE2M1(bRow[j] & 0xF) +
-                 formats::decodeE2M1(aRow[j] >> 4) *
-                     formats::decodeE2M1(bRow[j] >> 4);
-        if (std::isnan(sa) || std::isnan(sb)) {
-          s.nan = true;
-          break;
+    const uint8_t *bData = b + l * bBatch;
+    for (int64_t n = 0; n < p.n; ++n) {
+      for (int64_t m = 0; m < p.m; ++m) {
+        const uint8_t *aRow = a + (l * p.m + m) * rowBytes;
+        GemvRowSum &s = sums[(l * p.n + n) * p.m + m];
+        RowSumTracker row(s);
+        for (int64_t kb = 0; kb < cols && !s.nan; ++kb) {
+          double sa = decodeScale(
+              p.format, sfa[l * sfaBatch + scaleOffset(p.layout, m, kb, cols)]);
+          if (!packed) {
+            // Value by value: f32 (a * b) * sfa, a * b exact unless it
+            // overflows; the exact term sfa * a * b is exact in double.
+            for (int64_t i = kb * bs; i < (kb + 1) * bs && !s.nan; ++i) {
+              double av = formats::decodeE2M1((i % 2) ? aRow[i / 2] >> 4
+                                                      : aRow[i / 2] & 0xF);
+              double bv = vectorValue(p, bData, n, i);
+              float f32 = static_cast<float>(av) * static_cast<float>(bv) *
+                          static_cast<float>(sa);
+              if (std::isnan(sa) || std::isnan(bv) || std::isnan(f32)) {
+                s.nan = true; // also 0 * inf: NaN in f32, not in the sum
+                break;
+              }
+              row.add(sa * av * bv, f32);
+            }
+            continue;
+          }
+          double sb = decodeScale(
+              p.format, sfb[l * sfbBatch + scaleOffset(p.layout, n, kb, cols)]);
+          const uint8_t *bRow = bData + n * rowBytes;
+          double dot = 0;
+          for (int64_t j = kb * bs / 2; j < (kb + 1) * bs / 2; ++j)
+            dot += formats::decodeE2M1(aRow[j] & 0xF) *
+                       formats::decodeE2M1(bRow[j] & 0xF) +
+                   formats::decodeE2M1(aRow[j] >> 4) *
+                       formats::decodeE2M1(bRow[j] >> 4);
+          if (std::isnan(sa) || std::isnan(sb)) {
+            s.nan = true;
+            break;
+          }
+          // Exact in double: scales have at most 4 significant bits, dot 11.
+          double scale = sa * sb;
+          row.add(scale * dot, packedF32Term(scale, dot));
         }
-        // Exact in double: scales have at most 4 significant bits, dot 11.
-        double scale = sa * sb, term = scale * dot;
-        double error;
-        s.sum = twoSum(s.sum, term, error);
-        s.sumError += std::fabs(error);
-        // The f32 term: the scale product and dot * product each rounded
-        // to f32 (a product of an f32 and dot is exact in double first). A
-        // zero dot adds zero even when the scale product overflows.
-        double f32Term = 0;
-        if (dot != 0) {
-          float scale32 = static_cast<float>(scale);
-          f32Term = std::isinf(scale32)
-                        ? std::copysign(HUGE_VAL, scale * dot)
-                        : static_cast<double>(static_cast<float>(
-                              static_cast<double>(scale32) * dot));
-        }
-        if (std::isinf(f32Term)) {
-          ++(f32Term > 0 ? s.posInf : s.negInf);
-          continue;
-        }
-        termError += std::fabs(f32Term - term);
-        hat = twoSum(hat, f32Term, error);
-        hatError += std::fabs(error);
-        // This f32 addition is exact when everything before it was and its
-        // exact result is an f32; otherwise it errs by at most u |result|.
-        if (exact && hatError == 0 && isF32(hat))
-          continue;
-        exact = false;
-        s.f32Error += kU * (std::fabs(hat) + hatError + s.f32Error);
-        s.largest = std::max(s.largest, std::fabs(hat) + hatError + s.f32Error);
+        row.finish();
       }
-      s.largest = std::max(s.largest, std::fabs(hat) + hatError);
-      // The f32 sum against the exact sum; the slack covers the rounding of
-      // termError's own sum.
-      s.f32Error += hatError + termError * (1 + 0x1p-50);
     }
   }
   return sums;

@@ -48,6 +48,12 @@ void ref::detail::checkShape(ScaleFormat format, int64_t rows, int64_t k,
     fatal("k must be a multiple of the scale block size");
 }
 
+void ref::detail::checkGemvShape(const GemvProblem &p) {
+  checkShape(p.format, p.m, p.k, p.l);
+  if (p.n < 1 || p.n > formats::kMaxGemvVectors)
+    fatal("a gemv takes 1 to 16 vectors");
+}
+
 const char *ref::name(ScaleFormat format) {
   return format == ScaleFormat::NVFP4 ? "nvfp4" : "mxfp4";
 }
@@ -66,6 +72,38 @@ const char *ref::name(ElementType type) {
     return "f32";
   }
   return "?";
+}
+
+const char *ref::name(VectorElement type) {
+  switch (type) {
+  case VectorElement::E2M1:
+    return "e2m1";
+  case VectorElement::F16:
+    return "f16";
+  case VectorElement::BF16:
+    return "bf16";
+  }
+  return "?";
+}
+
+int64_t ref::vectorBatchBytes(const GemvProblem &p) {
+  return p.vector == VectorElement::E2M1 ? p.n * (p.k / 2) : p.n * p.k * 2;
+}
+
+int64_t ref::vectorScaleBatchBytes(const GemvProblem &p) {
+  if (p.vector != VectorElement::E2M1)
+    return 0;
+  return scaleBatchBytes(p.layout, p.n, p.k / blockSize(p.format));
+}
+
+double ref::vectorValue(const GemvProblem &p, const uint8_t *b, int64_t vec,
+                        int64_t i) {
+  if (p.vector == VectorElement::E2M1)
+    return formats::decodeE2M1(codeAt(b + vec * (p.k / 2), i));
+  const uint8_t *at = b + (vec * p.k + i) * 2;
+  uint16_t bits = static_cast<uint16_t>(at[0] | at[1] << 8);
+  return p.vector == VectorElement::F16 ? formats::decodeF16(bits)
+                                        : formats::decodeBF16(bits);
 }
 
 int64_t ref::blockSize(ScaleFormat format) {
@@ -99,12 +137,14 @@ double ref::decodeScale(ScaleFormat format, uint8_t bits) {
 std::vector<double> ref::gemvExact(const GemvProblem &p, const uint8_t *a,
                                    const uint8_t *sfa, const uint8_t *b,
                                    const uint8_t *sfb) {
-  checkShape(p.format, p.m, p.k, p.l);
+  detail::checkGemvShape(p);
   const int64_t bs = blockSize(p.format);
   const int64_t cols = p.k / bs;
   const int64_t rowBytes = p.k / 2;
   const int64_t sfaBatch = scaleBatchBytes(p.layout, p.m, cols);
-  const int64_t sfbBatch = scaleBatchBytes(p.layout, 1, cols);
+  const int64_t bBatch = vectorBatchBytes(p);
+  const int64_t sfbBatch = vectorScaleBatchBytes(p);
+  const bool packed = p.vector == VectorElement::E2M1;
 
   // Decoded pairs per packed byte, so the inner loop is two multiplies.
   double lo[256], hi[256];
@@ -113,24 +153,34 @@ std::vector<double> ref::gemvExact(const GemvProblem &p, const uint8_t *a,
     hi[v] = formats::decodeE2M1(v >> 4);
   }
 
-  std::vector<double> c(p.l * p.m);
+  std::vector<double> c(p.l * p.n * p.m);
   for (int64_t l = 0; l < p.l; ++l) {
-    const uint8_t *bRow = b + l * rowBytes;
-    for (int64_t m = 0; m < p.m; ++m) {
-      const uint8_t *aRow = a + (l * p.m + m) * rowBytes;
-      double acc = 0.0;
-      for (int64_t kb = 0; kb < cols; ++kb) {
-        double sa = decodeScale(
-            p.format, sfa[l * sfaBatch + scaleOffset(p.layout, m, kb, cols)]);
-        double sb = decodeScale(
-            p.format, sfb[l * sfbBatch + scaleOffset(p.layout, 0, kb, cols)]);
-        // Products and block sums of e2m1 values are exact in double.
-        double dot = 0.0;
-        for (int64_t j = kb * bs / 2; j < (kb + 1) * bs / 2; ++j)
-          dot += lo[aRow[j]] * lo[bRow[j]] + hi[aRow[j]] * hi[bRow[j]];
-        acc += (sa * sb) * dot;
+    for (int64_t n = 0; n < p.n; ++n) {
+      const uint8_t *bBatchData = b + l * bBatch;
+      const uint8_t *bRow = bBatchData + n * rowBytes;
+      for (int64_t m = 0; m < p.m; ++m) {
+        const uint8_t *aRow = a + (l * p.m + m) * rowBytes;
+        double acc = 0.0;
+        for (int64_t kb = 0; kb < cols; ++kb) {
+          double sa = decodeScale(
+              p.format, sfa[l * sfaBatch + scaleOffset(p.layout, m, kb, cols)]);
+          if (!packed) {
+            // Value by value, as the CPU lowering adds: each term is exact.
+            for (int64_t i = kb * bs; i < (kb + 1) * bs; ++i)
+              acc += sa * formats::decodeE2M1(codeAt(aRow, i)) *
+                     vectorValue(p, bBatchData, n, i);
+            continue;
+          }
+          double sb = decodeScale(
+              p.format, sfb[l * sfbBatch + scaleOffset(p.layout, n, kb, cols)]);
+          // Products and block sums of e2m1 values are exact in double.
+          double dot = 0.0;
+          for (int64_t j = kb * bs / 2; j < (kb + 1) * bs / 2; ++j)
+            dot += lo[aRow[j]] * lo[bRow[j]] + hi[aRow[j]] * hi[bRow[j]];
+          acc += (sa * sb) * dot;
+        }
+        c[(l * p.n + n) * p.m + m] = static_cast<double>(p.alpha) * acc;
       }
-      c[l * p.m + m] = static_cast<double>(p.alpha) * acc;
     }
   }
   return c;

@@ -14,6 +14,8 @@ namespace nvfp4::ref::detail {
 
 [[noreturn]] void fatal(const char *msg);
 void checkShape(ScaleFormat format, int64_t rows, int64_t k, int64_t l);
+/// checkShape of a gemv, and its vector count.
+void checkGemvShape(const GemvProblem &p);
 
 } // namespace nvfp4::ref::detail
 

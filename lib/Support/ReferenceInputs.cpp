@@ -88,9 +88,33 @@ GemvInputs fromLinearScales(const GemvProblem &p, std::vector<uint8_t> a,
   in.b = std::move(b);
   in.sfa = convertScaleLayout(ScaleLayout::Linear, p.layout, sfaLinear.data(),
                               p.m, cols, p.l);
-  in.sfb = convertScaleLayout(ScaleLayout::Linear, p.layout, sfbLinear.data(),
-                              1, cols, p.l);
+  if (p.vector == VectorElement::E2M1)
+    in.sfb = convertScaleLayout(ScaleLayout::Linear, p.layout, sfbLinear.data(),
+                                p.n, cols, p.l);
   return in;
+}
+
+/// One f16 or bf16 value of b (little-endian bytes): under Full any finite
+/// value below 2^4 in magnitude (subnormals and zeros included, so that a
+/// GEMV stays inside the f16 range); under Extreme any finite value, and now
+/// and then a NaN.
+void drawWideValue(const GemvProblem &p, Distribution dist, Rng &rng,
+                   uint8_t *at) {
+  const bool f16 = p.vector == VectorElement::F16;
+  uint16_t bits;
+  if (dist == Distribution::Extreme && uniformBelow(rng, 16 * p.k) == 0) {
+    bits = f16 ? 0x7E00 : 0x7FC0;
+  } else {
+    // The magnitude bits of the first value excluded: 2^4 or infinity.
+    uint16_t limit = f16 ? 0x7C00 : 0x7F80;
+    if (dist == Distribution::Full)
+      limit = f16 ? (15 + 4) << 10 : (127 + 4) << 7;
+    do
+      bits = static_cast<uint16_t>(uniformBelow(rng, 1 << 16));
+    while ((bits & 0x7FFF) >= limit);
+  }
+  at[0] = static_cast<uint8_t>(bits);
+  at[1] = static_cast<uint8_t>(bits >> 8);
 }
 
 GemvInputs drawIndependently(const GemvProblem &p, Distribution dist,
@@ -183,8 +207,14 @@ GemvInputs drawIndependently(const GemvProblem &p, Distribution dist,
   };
   fill(a, p.l * p.m * (p.k / 2), dataByte);
   fill(sfaLinear, p.l * p.m * cols, sfaByte);
-  fill(b, p.l * (p.k / 2), dataByte);
-  fill(sfbLinear, p.l * cols, sfbByte);
+  if (p.vector == VectorElement::E2M1) {
+    fill(b, p.l * p.n * (p.k / 2), dataByte);
+    fill(sfbLinear, p.l * p.n * cols, sfbByte);
+  } else {
+    b.resize(p.l * vectorBatchBytes(p));
+    for (size_t i = 0; i < b.size(); i += 2)
+      drawWideValue(p, dist, rng, b.data() + i);
+  }
   return fromLinearScales(p, std::move(a), sfaLinear, std::move(b), sfbLinear);
 }
 
@@ -200,8 +230,8 @@ GemvInputs drawCancelling(const GemvProblem &p, Rng &rng) {
   const int spread = cancelSpread(p.k);
   const int sfbSpread = spread / 2, sfaSpread = spread - sfbSpread;
   constexpr int kSfaLow = -1, kSfbLow = 0; // smallest exponents
-  std::vector<uint8_t> a(p.l * p.m * rowBytes), b(p.l * rowBytes);
-  std::vector<uint8_t> sfa(p.l * p.m * cols), sfb(p.l * cols);
+  std::vector<uint8_t> a(p.l * p.m * rowBytes), b(p.l * p.n * rowBytes);
+  std::vector<uint8_t> sfa(p.l * p.m * cols), sfb(p.l * p.n * cols);
   auto code = [&] { return static_cast<uint8_t>(uniformBelow(rng, 16)); };
   auto scale = [&](int low, int spreadHere) {
     return powerOfTwoScale(
@@ -213,19 +243,24 @@ GemvInputs drawCancelling(const GemvProblem &p, Rng &rng) {
     std::vector<std::vector<int64_t>> order(pairs);
     for (auto &o : order)
       o = shuffled(rng, bs);
-    uint8_t *bRow = b.data() + l * rowBytes, *sfbRow = sfb.data() + l * cols;
-    for (int64_t i = 0; i < cols; ++i) {
-      int64_t blk = blocks[i];
-      if (i % 2 == 0) { // first of a pair, or the odd block out
-        sfbRow[blk] = scale(kSfbLow, sfbSpread);
+    // Every vector pairs the same blocks in the same orders.
+    for (int64_t n = 0; n < p.n; ++n) {
+      uint8_t *bRow = b.data() + (l * p.n + n) * rowBytes;
+      uint8_t *sfbRow = sfb.data() + (l * p.n + n) * cols;
+      for (int64_t i = 0; i < cols; ++i) {
+        int64_t blk = blocks[i];
+        if (i % 2 == 0) { // first of a pair, or the odd block out
+          sfbRow[blk] = scale(kSfbLow, sfbSpread);
+          for (int64_t e = 0; e < bs; ++e)
+            setCode(bRow, blk * bs + e, code());
+          continue;
+        }
+        int64_t first = blocks[i - 1];
+        sfbRow[blk] = sfbRow[first];
         for (int64_t e = 0; e < bs; ++e)
-          setCode(bRow, blk * bs + e, code());
-        continue;
+          setCode(bRow, blk * bs + e,
+                  codeAt(bRow, first * bs + order[i / 2][e]));
       }
-      int64_t first = blocks[i - 1];
-      sfbRow[blk] = sfbRow[first];
-      for (int64_t e = 0; e < bs; ++e)
-        setCode(bRow, blk * bs + e, codeAt(bRow, first * bs + order[i / 2][e]));
     }
     for (int64_t m = 0; m < p.m; ++m) {
       uint8_t *aRow = a.data() + (l * p.m + m) * rowBytes;
@@ -278,9 +313,12 @@ const char *ref::name(Distribution dist) {
 
 GemvInputs ref::generateGemvInputs(const GemvProblem &p, Distribution dist,
                                    uint64_t seed) {
-  detail::checkShape(p.format, p.m, p.k, p.l);
+  detail::checkGemvShape(p);
   if (p.k % 2 != 0)
     detail::fatal("k must be even");
+  if (p.vector != VectorElement::E2M1 && dist != Distribution::Full &&
+      dist != Distribution::Extreme)
+    detail::fatal("16-bit vectors are drawn from Full or Extreme only");
   Rng rng(seed);
   if (dist == Distribution::Cancel)
     return drawCancelling(p, rng);

@@ -54,11 +54,20 @@ struct QuantizeVariant {
   InputType input;
 };
 
+/// Which form of nvfp4.gemv a case runs: the one-vector form with packed b
+/// (the default), or `n` vectors of `vector` elements, with a vector
+/// dimension (b [L, N, ...], c [L, N, M]) or, for one 16-bit vector, without.
+struct GemvForm {
+  int64_t n = 1;
+  ref::VectorElement vector = ref::VectorElement::E2M1;
+  bool vectorDim = false;
+};
+
 /// One GEMV case: every requested output type and alpha variant on one set
 /// of generated inputs (GemvCheck.cpp).
 void checkGemv(Stats &stats, const Shape &s, ref::ScaleFormat format,
                ref::ScaleLayout layout, ref::Distribution dist, uint64_t seed,
-               float alpha, bool allVariants);
+               float alpha, bool allVariants, const GemvForm &form = {});
 
 /// quantize(x) equals ref::quantize(x) byte for byte, and dequantizing it
 /// stays within the documented error bound (QuantizeCheck.cpp).

@@ -47,13 +47,18 @@ std::string describeExpectation(const GemvExpectation &e, double rounded) {
 void nvfp4::cpucheck::checkGemv(Stats &stats, const Shape &s,
                                 ScaleFormat format, ScaleLayout layout,
                                 ref::Distribution dist, uint64_t seed,
-                                float alpha, bool allVariants) {
+                                float alpha, bool allVariants,
+                                const GemvForm &form) {
   ref::GemvProblem p;
   p.m = s.m;
   p.k = s.k;
   p.l = s.l;
+  p.n = form.n;
+  p.vector = form.vector;
   p.format = format;
   p.layout = layout;
+  const bool oneVectorForm =
+      !form.vectorDim && form.vector == ref::VectorElement::E2M1;
   ref::GemvInputs in = ref::generateGemvInputs(p, dist, seed);
   const std::vector<uint8_t> a0 = in.a, sfa0 = in.sfa, b0 = in.b, sfb0 = in.sfb;
   p.alpha = 1.0f;
@@ -71,7 +76,16 @@ void nvfp4::cpucheck::checkGemv(Stats &stats, const Shape &s,
     bool alpha;
   };
   std::vector<Variant> variants;
-  if (allVariants) {
+  if (!form.vectorDim && !oneVectorForm) {
+    // One 16-bit vector: its kernels write f32 with alpha.
+    variants = {{ElementType::F32, true}};
+  } else if (!oneVectorForm) {
+    // N vectors: every output type, alpha with f32.
+    variants = {{ElementType::F16, false},
+                {ElementType::BF16, false},
+                {ElementType::F32, false},
+                {ElementType::F32, true}};
+  } else if (allVariants) {
     for (ElementType t :
          {ElementType::F16, ElementType::BF16, ElementType::F32})
       for (bool withAlpha : {false, true})
@@ -84,17 +98,24 @@ void nvfp4::cpucheck::checkGemv(Stats &stats, const Shape &s,
   for (const Variant &v : variants) {
     p.output = v.type;
     p.alpha = v.alpha ? alpha : 1.0f;
-    std::vector<uint8_t> c = runGemv(p, v.alpha, in);
+    std::vector<uint8_t> c =
+        oneVectorForm ? runGemv(p, v.alpha, in)
+                      : runGemvVectors(p, v.alpha, form.vectorDim, in);
     stats.damage(c, ref::elementBytes(v.type));
     const std::vector<double> &expect = v.alpha ? scaled : plain;
     ref::GemvBoundCheck check = ref::checkGemvBound(p, sums, c.data(), expect);
     bool inputsKept =
         in.a == a0 && in.sfa == sfa0 && in.b == b0 && in.sfb == sfb0;
+    std::string vectors;
+    if (form.vectorDim)
+      vectors += strf(" N=%lld", (long long)form.n);
+    if (form.vector != ref::VectorElement::E2M1)
+      vectors += strf(" b=%s", name(form.vector));
     std::string what =
-        strf("gemv %s %s %-4s %-12s M=%lld K=%lld L=%lld %s", name(format),
+        strf("gemv %s %s %-4s %-12s M=%lld K=%lld L=%lld%s %s", name(format),
              name(layout), name(v.type),
              v.alpha ? strf("alpha=%.6g", alpha).c_str() : "", (long long)s.m,
-             (long long)s.k, (long long)s.l, name(dist));
+             (long long)s.k, (long long)s.l, vectors.c_str(), name(dist));
     std::string detail =
         strf("%lld exact, %lld bounded (worst %.3f of bound), %lld NaN/inf",
              (long long)check.exact, (long long)check.bounded, check.worst,
@@ -105,11 +126,18 @@ void nvfp4::cpucheck::checkGemv(Stats &stats, const Shape &s,
           ref::expectGemvElement(sums[i], p.alpha, v.type, expect[i]);
       double rounded = ref::readOutput(
           v.type, ref::roundOutput(v.type, {expect[i]}).data(), 0);
-      detail += strf("; %lld wrong, first c[%lld][%lld] = %.9g, reference "
+      // c[l][m], or c[l][n][m] with a vector dimension.
+      std::string at =
+          form.vectorDim
+              ? strf("[%lld][%lld][%lld]", (long long)(i / (s.m * form.n)),
+                     (long long)(i / s.m % form.n), (long long)(i % s.m))
+              : strf("[%lld][%lld]", (long long)(i / s.m),
+                     (long long)(i % s.m));
+      detail += strf("; %lld wrong, first c%s = %.9g, reference "
                      "%.17g, expected %s",
-                     (long long)check.failures, (long long)(i / s.m),
-                     (long long)(i % s.m), ref::readOutput(v.type, c.data(), i),
-                     expect[i], describeExpectation(e, rounded).c_str());
+                     (long long)check.failures, at.c_str(),
+                     ref::readOutput(v.type, c.data(), i), expect[i],
+                     describeExpectation(e, rounded).c_str());
     }
     if (!inputsKept)
       detail += ", inputs were modified";

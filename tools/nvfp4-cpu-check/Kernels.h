@@ -19,6 +19,12 @@ namespace nvfp4::cpucheck {
 std::vector<uint8_t> runGemv(const ref::GemvProblem &p, bool withAlpha,
                              ref::GemvInputs &in);
 
+/// gemv of the N-vector kernels (b [L, N, ...], c [L, N, M]) or, for 16-bit
+/// b without `vectorDim`, of one vector (b [L, K], c [L, M]; f32 output with
+/// alpha only); `withAlpha` needs f32 output (VectorKernels.cpp).
+std::vector<uint8_t> runGemvVectors(const ref::GemvProblem &p, bool withAlpha,
+                                    bool vectorDim, ref::GemvInputs &in);
+
 /// quantize of `input` (rows x k values of v.input, l batches).
 ref::Quantized runQuantize(const QuantizeVariant &v,
                            std::vector<uint8_t> &input, int64_t rows, int64_t k,

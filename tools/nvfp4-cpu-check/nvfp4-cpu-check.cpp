@@ -45,6 +45,9 @@ const char *const kDescription =
     "summation\n"
     "              bound plus half an ulp; NaN and inf exactly where they "
     "must be.\n"
+    "  gemv of N   the same for N = 1, 2, 3, 8 and 16 vectors (b [L, N, ...])\n"
+    "  vectors     of packed e2m1, f16 and bf16, and one f16 or bf16 vector;\n"
+    "              16-bit b from every finite value (full: below 2^4)\n"
     "  quantize    bytes identical to ref::quantize\n"
     "  dequantize  identical to the correctly rounded ref::dequantize\n"
     "  round trips dequantize(quantize(x)) within the bound of section 7;\n"
@@ -126,6 +129,39 @@ int main(int argc, char **argv) {
           checkGemv(stats, s, f, lay, d, caseSeed, alpha, !(large && quick));
         }
     }
+
+  // GEMV of N vectors (b [L, N, ...]) and of 16-bit vectors, both formats,
+  // both layouts. Their own generator, so that the cases above keep their
+  // data for a seed. 16-bit b is drawn from Full and Extreme only (its
+  // values are not codes for Weak, Overflow and Cancel to arrange).
+  std::mt19937_64 vrng(seed ^ 0xD1B54A32D192ED03ull);
+  const std::vector<Shape> vshapes = {{130, 64, 2}, {3, 160, 1}, {257, 320, 2}};
+  auto vectorCases = [&](const GemvForm &form) {
+    for (const Shape &s : vshapes)
+      for (ScaleFormat f : {ScaleFormat::NVFP4, ScaleFormat::MXFP4}) {
+        if (s.k % ref::blockSize(f) != 0)
+          continue;
+        for (ScaleLayout lay : {ScaleLayout::Linear, ScaleLayout::Blocked128x4})
+          for (ref::Distribution d : ref::kDistributions) {
+            float alpha = std::ldexp(
+                std::uniform_real_distribution<float>(1.0f, 2.0f)(vrng),
+                -static_cast<int>(vrng() % 12));
+            uint64_t caseSeed = vrng();
+            if (form.vector != ref::VectorElement::E2M1 &&
+                d != ref::Distribution::Full && d != ref::Distribution::Extreme)
+              continue;
+            checkGemv(stats, s, f, lay, d, caseSeed, alpha, true, form);
+          }
+      }
+  };
+  for (int64_t n : {1, 2, 3, 8, 16})
+    for (ref::VectorElement v :
+         {ref::VectorElement::E2M1, ref::VectorElement::F16,
+          ref::VectorElement::BF16})
+      vectorCases({n, v, /*vectorDim=*/true});
+  for (ref::VectorElement v :
+       {ref::VectorElement::F16, ref::VectorElement::BF16})
+    vectorCases({1, v, /*vectorDim=*/false});
 
   // Quantize (exact bytes, error bound) and quantize(dequantize(q)) == q.
   struct QShape {

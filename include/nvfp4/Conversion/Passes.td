@@ -44,6 +44,10 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
     destination byte, padding included. Each launch carries an
     `nvfp4.launch` dictionary (grid, block, shape, formats, parameters, the
     options used) from which `nvfp4-export-kernels` writes the manifest.
+    Only the one-vector gemv with packed e2m1 `b` has a kernel: a gemv of N
+    vectors or of 16-bit `b`, and any `nvfp4.quantize` or
+    `nvfp4.dequantize`, is a located error and the pass fails
+    (`convert-nvfp4-to-loops` lowers them all).
 
     GEMV kernel: each CTA owns `rows-per-block` rows of one batch. A row is
     reduced by `lanes-per-row` threads, by `split-k` such groups of one CTA
@@ -145,7 +149,9 @@ def ConvertNVFP4ToTcgen05 : Pass<"convert-nvfp4-to-tcgen05", "::mlir::ModuleOp">
     blocked128x4 scales) into a `gpu.func` kernel for sm_100a in its own
     `gpu.module` and replaces the op by a `gpu.launch_func` with dynamic
     shared memory and an `nvfp4.launch` dictionary (as convert-nvfp4-to-gpu,
-    plus `"strategy": "tcgen05"`).
+    plus `"strategy": "tcgen05"`). As there, a gemv of N vectors or of
+    16-bit `b`, and any `nvfp4.quantize` or `nvfp4.dequantize`, is a located
+    error; `nvfp4.convert_scale_layout` is left for convert-nvfp4-to-gpu.
 
     A CTA of 128 threads owns 128 rows of one batch. The vector is the B
     operand of `tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16`

@@ -15,6 +15,9 @@ namespace nvfp4::formats {
 /// per 32 (MXFP4, OCP MX).
 inline constexpr int64_t kNVFP4BlockSize = 16;
 inline constexpr int64_t kMXFP4BlockSize = 32;
+/// Right-hand vectors one gemv takes at most: a skinny GEMM (decode with a
+/// few tokens), not a GEMM.
+inline constexpr int64_t kMaxGemvVectors = 16;
 
 /// Value of the e2m1 code in the low four bits of `code` (bit 3 is the sign).
 double decodeE2M1(uint8_t code);

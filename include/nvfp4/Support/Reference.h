@@ -4,8 +4,10 @@
 // buffers in the canonical storage of docs/design.md (batch outermost):
 //   a   : [L][M][K/2] bytes, two e2m1 codes a byte, low nibble first
 //   sfa : linear [L][M][K/B] or blocked [L][rowBlocks(M)][colBlocks(K/B)][512]
-//   b   : [L][K/2] bytes;  sfb : linear [L][K/B] or blocked [L][1][..][512]
-//   c   : [L][M] elements of the output type
+//   b   : [L][N][K/2] bytes, or [L][N][K] f16 / bf16 values (no sfb)
+//   sfb : linear [L][N][K/B] or blocked [L][1][..][512] (N rows)
+//   c   : [L][N][M] elements of the output type
+// with N = 1 the one-vector storage: b [L][K/2], sfb [L][K/B], c [L][M].
 // where B is 16 (NVFP4, e4m3fn scales) or 32 (MXFP4, ue8m0 scales).
 // No MLIR; used by the CPU tests and by nvfp4-run.
 //
@@ -21,11 +23,16 @@ namespace nvfp4::ref {
 enum class ScaleFormat { NVFP4, MXFP4 };
 enum class ScaleLayout { Linear, Blocked128x4 };
 enum class ElementType { F16, BF16, F32 };
+/// What a gemv's b holds: packed e2m1 codes with their scales sfb, or plain
+/// 16-bit values (no sfb).
+enum class VectorElement { E2M1, F16, BF16 };
 
 /// The spelling the dialect and the manifests use: nvfp4, blocked128x4, f16.
 const char *name(ScaleFormat format);
 const char *name(ScaleLayout layout);
 const char *name(ElementType type);
+/// e2m1, f16, bf16.
+const char *name(VectorElement type);
 
 /// Values per scale factor: 16 for NVFP4, 32 for MXFP4.
 int64_t blockSize(ScaleFormat format);
@@ -42,13 +49,23 @@ double decodeScale(ScaleFormat format, uint8_t bits);
 
 struct GemvProblem {
   int64_t m = 0, k = 0, l = 1;
+  int64_t n = 1; // right-hand vectors, 1 to formats::kMaxGemvVectors
   ScaleFormat format = ScaleFormat::NVFP4;
   ScaleLayout layout = ScaleLayout::Linear;
   ElementType output = ElementType::F16;
+  VectorElement vector = VectorElement::E2M1;
   float alpha = 1.0f;
 };
 
-/// c[l][m] in float64 before the final rounding (alpha applied).
+/// Bytes of one batch of b (all N vectors) and of sfb (0 for 16-bit b).
+int64_t vectorBatchBytes(const GemvProblem &p);
+int64_t vectorScaleBatchBytes(const GemvProblem &p);
+/// Value of element i of vector `vec` (one batch of b), exact in double.
+double vectorValue(const GemvProblem &p, const uint8_t *b, int64_t vec,
+                   int64_t i);
+
+/// c[l][n][m] in float64 before the final rounding (alpha applied). For
+/// 16-bit b the sum runs value by value, sfa * a * b (each term exact).
 std::vector<double> gemvExact(const GemvProblem &p, const uint8_t *a,
                               const uint8_t *sfa, const uint8_t *b,
                               const uint8_t *sfb);
@@ -128,6 +145,9 @@ enum class Distribution { Full, Weak, Extreme, Overflow, Cancel };
 inline constexpr Distribution kDistributions[] = {
     Distribution::Full, Distribution::Weak, Distribution::Extreme,
     Distribution::Overflow, Distribution::Cancel};
+/// For 16-bit b: Full draws every finite value below 2^4 in magnitude
+/// (subnormals included), Extreme every finite value and a few NaNs; Weak,
+/// Overflow and Cancel need packed b.
 struct GemvInputs {
   std::vector<uint8_t> a, sfa, b, sfb; // sfa/sfb in p.layout
 };

@@ -184,6 +184,38 @@ LogicalResult mlir::nvfp4::checkGemvGpuSizes(GemvOp op) {
            {"L", a.getDimSize(0)}});
 }
 
+LogicalResult mlir::nvfp4::checkGemvHasGpuKernel(GemvOp op) {
+  MemRefType b = op.getB().getType();
+  if (!op.hasPackedB())
+    return op.emitOpError()
+           << "has no GPU kernel for b of " << b.getElementType()
+           << " values (the GPU lowerings take one vector of packed e2m1); "
+              "--nvfp4-cpu-pipeline lowers it";
+  if (op.hasVectorDim()) {
+    int64_t n = b.getDimSize(1);
+    auto diag = op.emitOpError() << "has no GPU kernel for ";
+    if (ShapedType::isDynamic(n))
+      diag << "a dynamic number of vectors";
+    else
+      diag << "N = " << n << (n == 1 ? " vector" : " vectors");
+    diag << " (b [L, N, K/2]; the GPU lowerings take one vector, b [L, K/2]); "
+            "--nvfp4-cpu-pipeline lowers it";
+    return diag;
+  }
+  return success();
+}
+
+LogicalResult mlir::nvfp4::reportOpsWithoutGpuLowering(Operation *root) {
+  bool found = false;
+  root->walk([&](Operation *op) {
+    if (!isa<QuantizeOp, DequantizeOp>(op))
+      return;
+    op->emitOpError("has no GPU lowering; --nvfp4-cpu-pipeline lowers it");
+    found = true;
+  });
+  return failure(found);
+}
+
 LogicalResult
 mlir::nvfp4::checkGpuSizes(Operation *op,
                            ArrayRef<std::pair<StringRef, int64_t>> sizes) {

@@ -118,7 +118,7 @@ struct GemvLowering : public OpRewritePattern<GemvOp> {
 
   LogicalResult matchAndRewrite(GemvOp op,
                                 PatternRewriter &rewriter) const override {
-    if (failed(checkGemvGpuSizes(op)))
+    if (failed(checkGemvHasGpuKernel(op)) || failed(checkGemvGpuSizes(op)))
       return failure();
     // Invalid options are a located error, not a silent non-match.
     FailureOr<KernelConfig> cfg = resolveKernelConfig(op, options);
@@ -247,16 +247,19 @@ struct ConvertNVFP4ToGPUPass
     if (failed(checkOptionsCopied(module, *this,
                                   *createConvertNVFP4ToGPU(options))))
       return signalPassFailure();
+    // Ops no pattern here lowers are errors, reported with the patterns'
+    // own, so that one run names every op the GPU cannot take.
+    bool unsupported = failed(reportOpsWithoutGpuLowering(module));
     RewritePatternSet patterns(&getContext());
     populateNVFP4ToGPUConversionPatterns(patterns, options);
     // One walk in program order, so kernels appear in the order of their
     // ops; a pattern that fails has reported a located error.
     walkAndApplyPatterns(module, std::move(patterns));
     WalkResult left = module.walk([](Operation *op) {
-      return isa<GemvOp, ConvertScaleLayoutOp>(op) ? WalkResult::interrupt()
-                                                   : WalkResult::advance();
+      return isa<NVFP4Dialect>(op->getDialect()) ? WalkResult::interrupt()
+                                                 : WalkResult::advance();
     });
-    if (left.wasInterrupted())
+    if (unsupported || left.wasInterrupted())
       signalPassFailure();
   }
 };

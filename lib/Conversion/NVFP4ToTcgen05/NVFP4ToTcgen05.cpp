@@ -91,7 +91,7 @@ struct GemvToTcgen05Lowering : public OpRewritePattern<GemvOp> {
 
   LogicalResult matchAndRewrite(GemvOp op,
                                 PatternRewriter &rewriter) const override {
-    if (failed(checkGemvGpuSizes(op)))
+    if (failed(checkGemvHasGpuKernel(op)) || failed(checkGemvGpuSizes(op)))
       return failure();
     FailureOr<plan::GemvPlan> p = makePlan(op);
     if (failed(p))
@@ -131,12 +131,15 @@ struct ConvertNVFP4ToTcgen05Pass
     if (failed(checkOptionsCopied(getOperation(), *this,
                                   *createConvertNVFP4ToTcgen05(options))))
       return signalPassFailure();
+    // convert_scale_layout is left to convert-nvfp4-to-gpu; quantize and
+    // dequantize have no GPU lowering at all.
+    bool unsupported = failed(reportOpsWithoutGpuLowering(getOperation()));
     RewritePatternSet patterns(&getContext());
     populateNVFP4ToTcgen05ConversionPatterns(patterns, options);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
     WalkResult left =
         getOperation().walk([](GemvOp) { return WalkResult::interrupt(); });
-    if (left.wasInterrupted())
+    if (unsupported || left.wasInterrupted())
       signalPassFailure();
   }
 };

@@ -63,6 +63,15 @@ LogicalResult checkOptionsCopied(Operation *op, Pass &self, Pass &rebuilt);
 /// checkGpuSizes with the M, K and L of `op`.
 LogicalResult checkGemvGpuSizes(GemvOp op);
 
+/// Fails with an error on `op` unless it is a form the GPU kernels
+/// implement: one vector of packed e2m1 (b [L, K/2]). N vectors and 16-bit
+/// b lower only to loops.
+LogicalResult checkGemvHasGpuKernel(GemvOp op);
+
+/// Reports a located error on every nvfp4 op under `root` that no GPU
+/// lowering implements (quantize, dequantize); fails if there is one.
+LogicalResult reportOpsWithoutGpuLowering(Operation *root);
+
 /// Gives `kernel` what makes its manifest checkable against the PTX: its
 /// block size as .reqntid (in place of known_block_size) and a global
 /// holding its signature, the schema's fields of the launch dictionary

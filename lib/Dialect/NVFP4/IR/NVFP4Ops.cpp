@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4.h"
+#include "nvfp4/Support/Formats.h"
 #include "nvfp4/Support/ScaleLayout.h"
 
 #include "mlir/IR/Builders.h"
@@ -171,7 +172,7 @@ LogicalResult GemvOp::verify() {
   if (failed(checkPlainMemRefs(*this)))
     return failure();
   MemRefType aType = getA().getType(), bType = getB().getType();
-  MemRefType sfbType = getSfb().getType(), cType = getC().getType();
+  MemRefType cType = getC().getType();
   ScaleFormat format = getFormat();
   if (aType.getRank() != 3)
     return emitOpError() << "a must have rank 3 ([L, M, K/2]), got rank "
@@ -185,23 +186,52 @@ LogicalResult GemvOp::verify() {
   if (failed(verifyPackedMatrix(*this, "a", aType, "sfa", getSfa().getType(),
                                 format, getLayout(), k)))
     return failure();
+
+  // b: [L, K/2] bytes or [L, K] values, with a vector dimension N before K.
+  bool packed = hasPackedB();
+  StringRef kText = packed ? "K/2" : "K";
+  if (bType.getRank() != 2 && bType.getRank() != 3)
+    return emitOpError() << "b must have rank 2 ([L, " << kText
+                         << "], one vector) or 3 ([L, N, " << kText
+                         << "], N vectors), got rank " << bType.getRank();
+  bool vectors = hasVectorDim();
+  int64_t n = vectors ? bType.getDimSize(1) : 1;
+  if (!isDyn(n) && (n < 1 || n > ::nvfp4::formats::kMaxGemvVectors))
+    return emitOpError() << "N = " << n
+                         << " (b dimension 1): a gemv takes 1 to "
+                         << ::nvfp4::formats::kMaxGemvVectors << " vectors";
   std::string withK = "a with " + sizeText("K", k);
-  if (failed(checkShape(*this, "b", bType,
-                        {{batch, "a with " + sizeText("L", batch)},
-                         {divOrDyn(k, 2), withK}})))
+  SmallVector<ExpectedDim> bDims = {{batch, "a with " + sizeText("L", batch)}};
+  if (vectors)
+    bDims.push_back({n, ""});
+  bDims.push_back({packed ? divOrDyn(k, 2) : k, withK});
+  if (failed(checkShape(*this, "b", bType, bDims)))
     return failure();
-  if (failed(checkScaleType(*this, "sfb", sfbType, format)))
-    return failure();
-  int64_t cols = divOrDyn(k, getBlockSize(format));
-  if (failed(checkShape(
-          *this, "sfb", sfbType,
-          scaleShape(getLayout(), batch, 1, cols,
-                     /*isVector=*/true, "rows",
-                     "one scale per block with " + sizeText("K", k)))))
-    return failure();
-  return checkShape(*this, "c", cType,
-                    {{batch, "a with " + sizeText("L", batch)},
-                     {m, "a with " + sizeText("M", m)}});
+
+  // sfb: the scales of packed vectors, and of nothing else.
+  if (packed && !getSfb())
+    return emitOpError() << "b of packed e2m1 needs its scales sfb";
+  if (!packed && getSfb())
+    return emitOpError() << "b of " << bType.getElementType()
+                         << " values carries no block scales; drop sfb";
+  if (packed) {
+    MemRefType sfbType = getSfb().getType();
+    if (failed(checkScaleType(*this, "sfb", sfbType, format)))
+      return failure();
+    int64_t cols = divOrDyn(k, getBlockSize(format));
+    if (failed(checkShape(
+            *this, "sfb", sfbType,
+            scaleShape(getLayout(), batch, n, cols, /*isVector=*/!vectors,
+                       vectors ? "N" : "rows",
+                       "one scale per block with " + sizeText("K", k)))))
+      return failure();
+  }
+
+  SmallVector<ExpectedDim> cDims = {{batch, "a with " + sizeText("L", batch)}};
+  if (vectors)
+    cDims.push_back({n, "b with " + sizeText("N", n)});
+  cDims.push_back({m, "a with " + sizeText("M", m)});
+  return checkShape(*this, "c", cType, cDims);
 }
 
 //===----------------------------------------------------------------------===//

@@ -12,46 +12,72 @@ def NVFP4_PackedData : MemRefOf<[I8]>;
 def NVFP4_ScaleMemRef : MemRefOf<[F8E4M3FN, F8E8M0FNU]>;
 def NVFP4_WideFloatMemRef : MemRefOf<[F16, BF16, F32]>;
 def NVFP4_GlobalScale : MemRefRankOf<[F32], [0]>;
+// A gemv's right-hand side: packed e2m1 bytes, or plain 16-bit values.
+def NVFP4_VectorMemRef : MemRefOf<[I8, F16, BF16]>;
 
-def NVFP4_GemvOp : NVFP4_Op<"gemv"> {
-  let summary = "batched block-scaled FP4 matrix-vector product";
+def NVFP4_GemvOp : NVFP4_Op<"gemv", [AttrSizedOperandSegments]> {
+  let summary = "batched block-scaled FP4 matrix times one to 16 vectors";
   let description = [{
-    For every batch `l` and row `m`:
+    For every batch `l`, vector `n` and row `m`:
 
-        c[l, m] = alpha * sum_kb sfa[m, kb] * sfb[kb] * sum_i a[m, B*kb+i] * b[B*kb+i]
+        c[l, n, m] = alpha * sum_kb sfa[m, kb] * sfb[n, kb]
+                           * sum_i a[m, B*kb+i] * b[n, B*kb+i]
 
     with `B` = 16 for `nvfp4` (e4m3fn scales) and 32 for `mxfp4` (ue8m0
     scales), accumulation in f32 and one final rounding to the element type of
     `c` (f16, bf16 or f32; round to nearest even). `alpha` is an optional f32
     global scale, 1 when absent.
 
-    Operands (batch outermost):
+    `b` holds either packed e2m1 values with their scales `sfb`, or f16 /
+    bf16 values, which carry no scales (`sfb` is then absent and the
+    `sfb[n, kb]` factor is 1). The rank of `b` picks the form:
+
+    - one vector: `b` is `[L, K/2]` bytes (or `[L, K]` 16-bit values),
+      `sfb` `[L, K/B]` or `[L, 1, ceil(K/B/4), 512]`, `c` `[L, M]`;
+    - `N` vectors (1 <= N <= 16): `b` is `[L, N, K/2]` bytes (or
+      `[L, N, K]` 16-bit values), `sfb` the scale matrix of N rows
+      (`[L, N, K/B]` or `[L, 1, ceil(K/B/4), 512]`), `c` `[L, N, M]`.
+
+    The other operands (batch outermost):
     - `a`: `[L, M, K/2]` bytes of packed e2m1, two values a byte;
     - `sfa`: `[L, M, K/B]` (linear) or `[L, ceil(M/128), ceil(K/B/4), 512]`
-      (blocked128x4);
-    - `b`: `[L, K/2]` bytes; `sfb`: `[L, K/B]` or `[L, 1, ceil(K/B/4), 512]`;
-    - `c`: `[L, M]`, written.
+      (blocked128x4); the layout attribute names the layout of both `sfa`
+      and `sfb`.
 
-    Example:
+    The GPU lowerings implement the one-vector form with packed `b`; the
+    CPU lowering implements every form (docs/numerics.md).
+
+    Examples:
 
     ```mlir
     nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c alpha(%alpha)
         : memref<2x256x64xi8>, memref<2x256x8xf8E4M3FN>, memref<2x64xi8>,
           memref<2x8xf8E4M3FN> into memref<2x256xf16>
+    nvfp4.gemv <mxfp4> <linear> %a, %sfa, %b into %c
+        : memref<2x256x64xi8>, memref<2x256x4xf8E8M0FNU>, memref<2x4x128xbf16>
+          into memref<2x4x256xf32>
     ```
   }];
   let arguments = (ins NVFP4_ScaleFormatAttr:$format,
                        NVFP4_ScaleLayoutAttr:$layout,
                        Arg<NVFP4_PackedData, "matrix", [MemRead]>:$a,
                        Arg<NVFP4_ScaleMemRef, "matrix scales", [MemRead]>:$sfa,
-                       Arg<NVFP4_PackedData, "vector", [MemRead]>:$b,
-                       Arg<NVFP4_ScaleMemRef, "vector scales", [MemRead]>:$sfb,
+                       Arg<NVFP4_VectorMemRef, "vectors", [MemRead]>:$b,
+                       Arg<Optional<NVFP4_ScaleMemRef>, "vector scales",
+                           [MemRead]>:$sfb,
                        Arg<NVFP4_WideFloatMemRef, "result", [MemWrite]>:$c,
                        Optional<F32>:$alpha);
   let assemblyFormat = [{
-    $format $layout $a `,` $sfa `,` $b `,` $sfb `into` $c
+    $format $layout $a `,` $sfa `,` $b (`,` $sfb^)? `into` $c
     (`alpha` `(` $alpha^ `)`)? attr-dict `:` type($a) `,` type($sfa) `,`
-    type($b) `,` type($sfb) `into` type($c)
+    type($b) (`,` type($sfb)^)? `into` type($c)
+  }];
+  let extraClassDeclaration = [{
+    /// Whether b has a vector dimension ([L, N, ...], c [L, N, M]) rather
+    /// than being the one-vector form ([L, ...], c [L, M]).
+    bool hasVectorDim() { return getB().getType().getRank() == 3; }
+    /// Whether b is packed e2m1 (with scales sfb) rather than 16-bit values.
+    bool hasPackedB() { return getB().getType().getElementType().isInteger(8); }
   }];
   let hasVerifier = 1;
 }
