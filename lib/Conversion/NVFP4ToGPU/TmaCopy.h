@@ -19,9 +19,6 @@ namespace mlir::nvfp4 {
 /// Bytes of one element of a's map (8: a 16-byte chunk is two elements).
 int64_t tmaElementBytes();
 
-/// Polling budget of one mbarrier wait before it tries again.
-inline constexpr int64_t kTryWaitTicks = 10000000;
-
 /// [stages x split-k boxes, rows-per-block, elements of a step] of i64: the
 /// shared-memory stages, one box after the other.
 SmallVector<int64_t> tmaStageShape(const KernelConfig &cfg);

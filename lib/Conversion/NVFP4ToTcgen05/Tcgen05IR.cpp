@@ -2,6 +2,8 @@
 
 #include "Tcgen05IR.h"
 
+#include "nvfp4/Conversion/Common/TensorMapIR.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -71,8 +73,7 @@ Value smemDescriptor(OpBuilder &b, Location loc, uint64_t constant,
 
 void mbarrierWaitParity(OpBuilder &b, Location loc, Value barrier,
                         Value parity) {
-  // 10 ms suspend-time hint per try, as in public sm_100 kernels.
-  Value ticks = constI32(b, loc, 10000000);
+  Value ticks = constI32(b, loc, kTryWaitTicks);
   auto loop = scf::WhileOp::create(b, loc, TypeRange(), ValueRange());
   OpBuilder::InsertionGuard guard(b);
   b.createBlock(&loop.getBefore());

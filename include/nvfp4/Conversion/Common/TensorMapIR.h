@@ -21,6 +21,11 @@
 
 namespace mlir::nvfp4 {
 
+/// Suspend-time hint (ns) of one mbarrier try_wait before a waiting loop
+/// tries again, for every mbarrier wait of the kernels that copy through
+/// tensor maps: 10 ms, as in public sm_90/sm_100 kernels.
+inline constexpr int64_t kTryWaitTicks = 10000000;
+
 /// The shared-memory box one copy through `map` writes: the box, outermost
 /// first, of unsigned integers of the map's element width, in workgroup
 /// memory.
