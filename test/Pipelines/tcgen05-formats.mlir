@@ -18,6 +18,10 @@
 //
 // RUN: FileCheck %s --check-prefix=JSON8 < %t/s8/nvfp4_gemv_4096x7168x2_mxfp4_linear_f16_tcgen05.json
 
+// A K128 stage of a is two 128 x 32-byte boxes, one a K64 slab, counted
+// by one full barrier (8192 bytes).
+// MXPTX: mbarrier.arrive.expect_tx.shared.b64
+// MXPTX-COUNT-2: cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // MXPTX: tcgen05.cp.cta_group::1.32x128b.warpx4
 // MXPTX: tcgen05.cp.cta_group::1.32x128b.warpx4
 // MXPTX: mov.b32 {{%r[0-9]+}}, 142738560;
@@ -36,8 +40,9 @@
 // PTXAS-COUNT-9: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
 // Eight MXFP4 slots of 9728 bytes need more than 48 KiB of dynamic shared
-// memory (the runner opts in above 48 KiB) and 8 + 8 x 8 = 72 TMEM columns.
-// JSON8-DAG: "shared_bytes": 77904,
+// memory (the runner opts in above 48 KiB; 16 mbarriers: a's tensor copies
+// have their own) and 8 + 8 x 8 = 72 TMEM columns.
+// JSON8-DAG: "shared_bytes": 77968,
 // JSON8-DAG: "tmem_columns": 128
 
 func.func @odd(%a: memref<2x200x40xi8>, %sfa: memref<2x200x5xf8E4M3FN>,

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <regex>
@@ -251,6 +252,19 @@ bool parsePtx(const std::string &ptx, PtxFacts &facts, std::string &error) {
         return fail(error, "tcgen05.cp descriptor not traceable");
       facts.copyDescs.push_back(desc);
       facts.copySites.push_back(site);
+    } else if (startsWith(i.opcode, "cp.async.bulk.tensor.")) {
+      facts.tensorCopyRanks.push_back(unsigned(
+          std::atoi(i.opcode.c_str() + strlen("cp.async.bulk.tensor."))));
+    } else if (startsWith(i.opcode, "mbarrier.arrive.expect_tx")) {
+      uint64_t tx;
+      ConstantSite site;
+      if (i.operands.empty() || !defs.constant(i.operands.back(), tx, site))
+        return fail(error, "line " + std::to_string(i.line + 1) +
+                               ": the transaction count of "
+                               "mbarrier.arrive.expect_tx is not traceable "
+                               "to a constant");
+      facts.expectTx.push_back(tx);
+      facts.expectTxSites.push_back(site);
     } else if (startsWith(i.opcode, "tcgen05.ld")) {
       std::smatch match;
       std::regex shape(R"(\.(\d+x\d+b)\.x(\d+))");

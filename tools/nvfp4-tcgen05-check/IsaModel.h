@@ -51,8 +51,13 @@ struct PtxFacts {
   std::string copyMulticast; ///< e.g. "warpx4"
   std::vector<uint64_t> copyDescs;
   std::vector<ConstantSite> copySites;
-  std::string loadShape;        ///< tcgen05.ld shape, e.g. "32x32b"
-  unsigned loadRepeat = 0;      ///< .xN of tcgen05.ld
+  std::string loadShape;   ///< tcgen05.ld shape, e.g. "32x32b"
+  unsigned loadRepeat = 0; ///< .xN of tcgen05.ld
+  /// Rank of each cp.async.bulk.tensor (tensor copy), in text order.
+  std::vector<unsigned> tensorCopyRanks;
+  /// Transaction bytes of each mbarrier.arrive.expect_tx, in text order.
+  std::vector<uint64_t> expectTx;
+  std::vector<ConstantSite> expectTxSites;
   bool electSync = false;       ///< the MMA issue is under elect.sync
   uint64_t sharedAlignment = 0; ///< .align of the extern .shared array
 };

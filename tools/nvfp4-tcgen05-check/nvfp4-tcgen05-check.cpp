@@ -5,8 +5,10 @@
 // tcgen05.cp and tcgen05.ld shapes are parsed from the PTX and interpreted
 // as the PTX ISA defines them, on shared memory filled the way the kernel
 // fills it (the staging formulas of nvfp4/Support/Tcgen05Plan.h, which the
-// lowering instantiates as IR), from the same seeded input bytes as the
-// float64 reference. Every checked row must equal the reference exactly.
+// lowering instantiates as IR; tensor copies through TmaModel.h with the
+// maps of the kernel's manifest, read as nvfp4-run reads them), from the
+// same seeded input bytes as the float64 reference. Every checked row must
+// equal the reference exactly.
 //
 // --mutate breaks one encoder, either in the PTX text (a descriptor constant
 // edited) or in the staging, to show that the model notices.
@@ -14,6 +16,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "IsaModel.h"
+#include "TmaModel.h"
+
+#include "nvfp4-run/CudaDriver.h"
+#include "nvfp4-run/Manifest.h"
 
 #include "nvfp4/Support/Reference.h"
 #include "nvfp4/Support/Tcgen05Plan.h"
@@ -53,11 +59,14 @@ const std::map<std::string, const char *> kMutations = {
     {"scale-type", "instruction descriptors with bit 23 flipped"},
     {"scale-id", "instruction descriptors with the scale IDs moved"},
     {"copy-sbo", "the tcgen05.cp descriptor with twice the SBO"},
+    {"expect-tx", "mbarrier.arrive.expect_tx counting 16 bytes more than "
+                  "the tensor copies write"},
     {"nibble-order-a",
      "staging that swaps the two e2m1 values of each byte of A"},
     {"nibble-order-both", "the same for A and B: the dot products do not "
                           "change, so this one must pass"},
-    {"unswizzled-staging", "staging that leaves out the 32-byte swizzle"},
+    {"unswizzled-staging", "staging that leaves out the 32-byte swizzle (a "
+                           "tensor map of a without its swizzle)"},
     {"scale-rows", "staging that puts row r's scales at row r + 1"},
 };
 
@@ -117,6 +126,12 @@ std::string mutatePtx(const std::string &ptx, const isa::PtxFacts &facts,
       edit(s.idescSite, w);
     }
   }
+  if (mutation == "expect-tx")
+    for (size_t i = 0; i < facts.expectTxSites.size(); ++i)
+      if (!done[facts.expectTxSites[i].line]) {
+        done[facts.expectTxSites[i].line] = true;
+        edit(facts.expectTxSites[i], facts.expectTx[i] + 16);
+      }
   if (mutation == "copy-sbo")
     for (size_t i = 0; i < facts.copySites.size(); ++i)
       if (!done[facts.copySites[i].line]) {
@@ -129,13 +144,34 @@ std::string mutatePtx(const std::string &ptx, const isa::PtxFacts &facts,
 }
 
 /// The CTA's data movement, as the kernel's staging does it (plan
-/// templates), and the tensor-core work through the ISA model.
+/// templates; tensor copies through the manifest's maps), and the
+/// tensor-core work through the ISA model.
 class Cta {
 public:
   Cta(const plan::GemvPlan &p, const isa::PtxFacts &facts,
-      const ref::GemvInputs &in, uint32_t smemBase, std::string mutation)
-      : p(p), facts(facts), in(in), mutation(std::move(mutation)) {
+      const ref::GemvInputs &in, uint32_t smemBase, std::string mutation,
+      const run::TensorMapEncode *aMap, const run::TensorMapEncode *sfaMap)
+      : p(p), facts(facts), in(in), mutation(std::move(mutation)), aBytes(in.a),
+        bBytes(in.b) {
     smem.base = smemBase;
+    if (aMap) {
+      this->aMap = *aMap;
+      if (this->mutation == "unswizzled-staging")
+        this->aMap->swizzle = run::cuda::CU_TENSOR_MAP_SWIZZLE_NONE;
+    }
+    if (sfaMap)
+      this->sfaMap = *sfaMap;
+    // A and B are copied byte for byte: swapping the nibbles of the
+    // sources swaps them in shared memory.
+    auto swap = [](std::vector<uint8_t> &bytes) {
+      for (uint8_t &v : bytes)
+        v = uint8_t(v << 4 | v >> 4);
+    };
+    if (this->mutation == "nibble-order-a" ||
+        this->mutation == "nibble-order-both")
+      swap(aBytes);
+    if (this->mutation == "nibble-order-both")
+      swap(bBytes);
   }
 
   /// D of row tile `rowTile` of batch `batch`; false with `error` set when
@@ -152,7 +188,8 @@ public:
                              std::to_string(perStage) + " of a stage");
     for (int64_t stage = 0; stage < p.kStages(); ++stage) {
       int64_t slot = stage % p.stages;
-      stageCopies(stage, slot, batch, rowTile);
+      if (!stageCopies(stage, slot, batch, rowTile, error))
+        return false;
       uint32_t slotAddr = smem.base + uint32_t(slot * p.slotBytes());
       auto desc = [&](uint64_t constant, int64_t offset) {
         // The kernel ORs (address >> 4) & 0x3FFF into the constant.
@@ -206,6 +243,8 @@ private:
   const isa::PtxFacts &facts;
   const ref::GemvInputs &in;
   std::string mutation;
+  std::vector<uint8_t> aBytes, bBytes; // in.a and in.b, mutated
+  std::optional<run::TensorMapEncode> aMap, sfaMap;
   isa::SharedMemory smem;
   isa::TensorMemory tmem;
   isa::Accumulator acc;
@@ -215,72 +254,117 @@ private:
     return false;
   }
 
-  enum class Bytes { A, B, Scales };
-
-  /// cp.async with zero-fill; `what` selects the staging mutations.
+  /// cp.async with zero-fill.
   void cpAsync(const std::vector<uint8_t> &src, const plan::Copy<int64_t> &c,
-               int64_t bytes, Bytes what) {
+               int64_t bytes, bool operand) {
     int64_t dst = c.dst;
-    bool operand = what != Bytes::Scales;
     if (operand && mutation == "unswizzled-staging")
       dst ^= ((dst >> 7) & 1) << 4; // the swizzle undone
-    bool swapNibbles = (what == Bytes::A && mutation == "nibble-order-a") ||
-                       (operand && mutation == "nibble-order-both");
-    for (int64_t i = 0; i < bytes; ++i) {
-      uint8_t v = i < c.srcBytes ? src[size_t(c.src + i)] : 0;
-      if (swapNibbles)
-        v = uint8_t(v << 4 | v >> 4);
-      smem.bytes[size_t(dst + i)] = v;
-    }
+    for (int64_t i = 0; i < bytes; ++i)
+      smem.bytes[size_t(dst + i)] = i < c.srcBytes ? src[size_t(c.src + i)] : 0;
   }
   void byteCopy(const std::vector<uint8_t> &src,
                 const plan::ByteCopy<int64_t> &c) {
     smem.bytes[size_t(c.dst)] = c.valid ? src[size_t(c.src)] : 0;
   }
 
-  void stageCopies(int64_t stage, int64_t slot, int64_t batch,
-                   int64_t rowTile) {
+  /// One tensor copy at the plan's coordinates through the model; adds its
+  /// transaction bytes to `tx`.
+  bool tensorCopy(const run::TensorMapEncode &map,
+                  const std::vector<uint8_t> &tensor,
+                  const plan::GemvPlan::TensorCopy<int64_t> &c, uint64_t &tx,
+                  std::string &error) {
+    uint64_t bytes = 0;
+    if (!isa::tensorCopy(map, tensor,
+                         std::vector<int64_t>(c.coords, c.coords + map.rank),
+                         smem.base + uint32_t(c.dst), smem, bytes, error))
+      return false;
+    tx += bytes;
+    return true;
+  }
+
+  /// Thread `t`'s per-thread copy of its row's scales, placed at `row`'s.
+  void stageSfa(int64_t t, int64_t row, int64_t stage, int64_t slot,
+                int64_t batch, int64_t rowTile) {
+    switch (p.sfaStaging()) {
+    case plan::GemvPlan::SfaStaging::LinearWords: {
+      plan::Copy<int64_t> c =
+          p.sfaLinearCopy<int64_t>(t, stage, slot, batch, rowTile);
+      c.dst = p.sfaWordOffset<int64_t>(row, slot);
+      cpAsync(in.sfa, c, 4, /*operand=*/false);
+      break;
+    }
+    case plan::GemvPlan::SfaStaging::LinearBytes:
+      for (int64_t e = 0; e < 4; ++e) {
+        plan::ByteCopy<int64_t> c =
+            p.sfaLinearByte<int64_t>(t, e, stage, slot, batch, rowTile);
+        c.dst = p.sfaWordOffset<int64_t>(row, slot) + e;
+        byteCopy(in.sfa, c);
+      }
+      break;
+    case plan::GemvPlan::SfaStaging::BlockedWords: {
+      plan::Copy<int64_t> c =
+          p.sfaBlockedWord<int64_t>(t, stage, slot, batch, rowTile);
+      c.dst = p.sfaWordOffset<int64_t>(row, slot);
+      cpAsync(in.sfa, c, 4, /*operand=*/false);
+      break;
+    }
+    }
+  }
+
+  bool stageCopies(int64_t stage, int64_t slot, int64_t batch, int64_t rowTile,
+                   std::string &error) {
+    // Thread 0's tensor copies, which the slot's full barrier counts.
+    uint64_t tx = 0;
+    for (int64_t box = 0; aMap && box < p.aBoxesPerStage(); ++box)
+      if (!tensorCopy(*aMap, aBytes,
+                      p.aTensorCopy<int64_t>(box, stage, slot, batch, rowTile),
+                      tx, error))
+        return false;
+    if (sfaMap) {
+      if (!tensorCopy(*sfaMap, in.sfa,
+                      p.sfaTensorCopy<int64_t>(stage, slot, batch, rowTile), tx,
+                      error))
+        return false;
+      if (mutation == "scale-rows") {
+        std::vector<uint8_t> atom(
+            smem.bytes.begin() + p.sfaWordOffset<int64_t>(0, slot),
+            smem.bytes.begin() + p.sfaWordOffset<int64_t>(0, slot) +
+                plan::kAtomBytes);
+        for (int64_t r = 0; r < plan::kThreads; ++r)
+          for (int64_t e = 0; e < 4; ++e)
+            smem.bytes[size_t(p.sfaWordOffset<int64_t>((r + 1) % 128, slot) +
+                              e)] =
+                atom[size_t(p.sfaWordOffset<int64_t>(r, 0) + e)];
+      }
+    }
+    for (uint64_t expected : facts.expectTx)
+      if (expected != tx)
+        return fail(error, "the PTX's mbarrier.arrive.expect_tx expects " +
+                               std::to_string(expected) +
+                               " bytes, the tensor copies of a stage write " +
+                               std::to_string(tx));
+
     for (int64_t t = 0; t < plan::kThreads; ++t) {
-      for (int64_t i = 0; i < p.aChunksPerThread(); ++i)
-        cpAsync(in.a, p.aCopy<int64_t>(t, i, stage, slot, batch, rowTile),
-                p.chunkBytes(), Bytes::A);
+      for (int64_t i = 0; !aMap && i < p.aChunksPerThread(); ++i)
+        cpAsync(aBytes, p.aCopy<int64_t>(t, i, stage, slot, batch, rowTile),
+                p.chunkBytes(), /*operand=*/true);
       if (t < p.bChunks())
-        cpAsync(in.b, p.bCopy<int64_t>(t, stage, slot, batch), p.chunkBytes(),
-                Bytes::B);
+        cpAsync(bBytes, p.bCopy<int64_t>(t, stage, slot, batch), p.chunkBytes(),
+                /*operand=*/true);
       int64_t row = mutation == "scale-rows" ? (t + 1) % plan::kThreads : t;
-      switch (p.sfaStaging()) {
-      case plan::GemvPlan::SfaStaging::LinearWords: {
-        plan::Copy<int64_t> c =
-            p.sfaLinearCopy<int64_t>(t, stage, slot, batch, rowTile);
-        c.dst = p.sfaWordOffset<int64_t>(row, slot);
-        cpAsync(in.sfa, c, 4, Bytes::Scales);
-        break;
-      }
-      case plan::GemvPlan::SfaStaging::LinearBytes:
-        for (int64_t e = 0; e < 4; ++e) {
-          plan::ByteCopy<int64_t> c =
-              p.sfaLinearByte<int64_t>(t, e, stage, slot, batch, rowTile);
-          c.dst = p.sfaWordOffset<int64_t>(row, slot) + e;
-          byteCopy(in.sfa, c);
-        }
-        break;
-      case plan::GemvPlan::SfaStaging::BlockedWords: {
-        plan::Copy<int64_t> c =
-            p.sfaBlockedWord<int64_t>(t, stage, slot, batch, rowTile);
-        c.dst = p.sfaWordOffset<int64_t>(row, slot);
-        cpAsync(in.sfa, c, 4, Bytes::Scales);
-        break;
-      }
-      }
+      if (!sfaMap)
+        stageSfa(t, row, stage, slot, batch, rowTile);
       if (t == p.sfbThread()) {
         if (p.sfbBytes())
           for (int64_t e = 0; e < 4; ++e)
             byteCopy(in.sfb, p.sfbLinearByte<int64_t>(e, stage, slot, batch));
         else
           cpAsync(in.sfb, p.sfbCopy<int64_t>(stage, slot, batch), 4,
-                  Bytes::Scales);
+                  /*operand=*/false);
       }
     }
+    return true;
   }
 };
 
@@ -297,13 +381,18 @@ bool readFile(const std::string &path, std::string &text) {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string ptxPath, format = "nvfp4", layoutName = "linear", mutation;
+  std::string ptxPath, manifestPath, format = "nvfp4", layoutName = "linear",
+                                     mutation;
   int64_t m = 0, k = 0, l = 1, stages = 4;
   uint64_t seed = 1;
   uint32_t smemBase = 1024;
   bool sample = false;
   CLI::App app(kDescription, "nvfp4-tcgen05-check");
   app.add_option("ptx", ptxPath, "the kernel's .ptx file")->required();
+  app.add_option("--manifest", manifestPath,
+                 "the kernel's manifest, read and checked as nvfp4-run reads "
+                 "it (default: the .ptx path with .json); its tensor maps "
+                 "describe the kernel's tensor copies");
   app.add_option("--m", m, "rows of the matrix")->required();
   app.add_option("--k", k, "columns of the matrix")->required();
   app.add_option("--l", l, "batches (default 1)");
@@ -344,6 +433,59 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "nvfp4-tcgen05-check: error: %s\n", why.c_str());
     return 2;
   }
+  if (manifestPath.empty()) {
+    manifestPath = ptxPath;
+    size_t dot = manifestPath.rfind(".ptx");
+    if (dot != std::string::npos && dot + 4 == manifestPath.size())
+      manifestPath.erase(dot);
+    manifestPath += ".json";
+  }
+  std::string error;
+  std::optional<run::Manifest> manifest =
+      run::loadManifest(manifestPath, error);
+  if (!manifest) {
+    std::fprintf(stderr, "nvfp4-tcgen05-check: error: %s\n", error.c_str());
+    return 2;
+  }
+  const ref::GemvProblem &shape = manifest->problem;
+  if (manifest->isConversion() || shape.m != m || shape.k != k ||
+      shape.l != l || (shape.format == ref::ScaleFormat::MXFP4) != p.mxfp4 ||
+      (shape.layout == ref::ScaleLayout::Blocked128x4) != p.blocked) {
+    std::fprintf(stderr,
+                 "nvfp4-tcgen05-check: error: %s describes %s, not the "
+                 "problem given on the command line\n",
+                 manifestPath.c_str(), run::describe(*manifest).c_str());
+    return 2;
+  }
+  // The kernel reads through a tensor map exactly when the plan says so
+  // for this shape.
+  const run::TensorMapEncode *aMap = nullptr, *sfaMap = nullptr;
+  for (const run::TensorMap &map : manifest->tensorMaps)
+    (map.param == run::Param::ATensorMap ? aMap : sfaMap) = &map.encode;
+  p.tma = !manifest->tensorMaps.empty();
+  if (p.tmaA() != (aMap != nullptr) || p.tmaSfa() != (sfaMap != nullptr)) {
+    std::fprintf(stderr,
+                 "nvfp4-tcgen05-check: error: %s has %s tensor map of a and "
+                 "%s of sfa; the plan for this shape copies a %s and sfa %s\n",
+                 manifestPath.c_str(), aMap ? "a" : "no",
+                 sfaMap ? "one" : "none",
+                 p.tmaA() ? "by tensor copies" : "by thread",
+                 p.tmaSfa() ? "by tensor copies" : "by thread");
+    return 2;
+  }
+  if (!p.isValid(&why)) {
+    std::fprintf(stderr, "nvfp4-tcgen05-check: error: %s\n", why.c_str());
+    return 2;
+  }
+  if (manifest->sharedBytes != uint32_t(p.sharedBytes())) {
+    std::fprintf(stderr,
+                 "nvfp4-tcgen05-check: error: %s launches with %u bytes of "
+                 "shared memory; the plan with --stages %lld needs %lld\n",
+                 manifestPath.c_str(), manifest->sharedBytes, (long long)stages,
+                 (long long)p.sharedBytes());
+    return 2;
+  }
+
   std::string ptx;
   if (!readFile(ptxPath, ptx)) {
     std::fprintf(stderr, "nvfp4-tcgen05-check: error: cannot read '%s'\n",
@@ -351,7 +493,6 @@ int main(int argc, char **argv) {
     return 2;
   }
   isa::PtxFacts facts;
-  std::string error;
   if (!isa::parsePtx(ptx, facts, error)) {
     std::fprintf(stderr, "nvfp4-tcgen05-check: error: %s: %s\n",
                  ptxPath.c_str(), error.c_str());
@@ -383,6 +524,19 @@ int main(int argc, char **argv) {
                   wantKind + ".block" + std::to_string(p.block()));
   if (!facts.electSync)
     return reject("the MMA is not issued under elect.sync");
+  // The PTX's tensor copies are those of the manifest's maps.
+  if (facts.tensorCopyRanks.empty() != manifest->tensorMaps.empty())
+    return reject(std::to_string(facts.tensorCopyRanks.size()) +
+                  " cp.async.bulk.tensor in the PTX, " +
+                  std::to_string(manifest->tensorMaps.size()) +
+                  " tensor maps in the manifest");
+  for (unsigned rank : facts.tensorCopyRanks)
+    if ((!aMap || aMap->rank != rank) && (!sfaMap || sfaMap->rank != rank))
+      return reject("a cp.async.bulk.tensor." + std::to_string(rank) +
+                    "d in the PTX, but no tensor map of that rank");
+  if (facts.expectTx.empty() != manifest->tensorMaps.empty())
+    return reject("the tensor copies are not counted by an "
+                  "mbarrier.arrive.expect_tx");
   for (const isa::MmaSite &site : facts.mmas)
     for (uint64_t word : {site.aDesc, site.bDesc}) {
       // A swizzle pattern repeats every 8 rows x its width; the model
@@ -409,7 +563,7 @@ int main(int argc, char **argv) {
   std::vector<double> want = ref::gemvExact(problem, in.a.data(), in.sfa.data(),
                                             in.b.data(), in.sfb.data());
 
-  Cta cta(p, facts, in, smemBase, mutation);
+  Cta cta(p, facts, in, smemBase, mutation, aMap, sfaMap);
   int64_t checked = 0, mismatches = 0;
   for (int64_t batch = 0; batch < l; ++batch)
     for (int64_t tile = 0; tile < p.rowTiles(); ++tile) {

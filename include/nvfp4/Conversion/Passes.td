@@ -158,7 +158,8 @@ def ConvertNVFP4ToTcgen05 : Pass<"convert-nvfp4-to-tcgen05", "::mlir::ModuleOp">
     (NVFP4) or `.kind::mxf4.block_scale.block32` (MXFP4), padded to N = 8;
     the f32 accumulator lives in tensor memory. K is walked in stages of one
     128x4 scale atom column through a ring of `stages` shared-memory slots
-    filled with cp.async; scales reach tensor memory with
+    filled with tensor-memory-accelerator copies where the shape allows
+    (`tma-copies`) and cp.async otherwise; scales reach tensor memory with
     `tcgen05.cp.32x128b.warpx4`, linear scales being rearranged into the
     blocked atom while they are staged. See docs/tcgen05.md.
   }];
@@ -166,13 +167,21 @@ def ConvertNVFP4ToTcgen05 : Pass<"convert-nvfp4-to-tcgen05", "::mlir::ModuleOp">
                            "::mlir::gpu::GPUDialect",
                            "::mlir::LLVM::LLVMDialect",
                            "::mlir::memref::MemRefDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
                            "::mlir::NVVM::NVVMDialect",
                            "::mlir::scf::SCFDialect"];
   let options = [
     ChipOption<"sm_100a">,
     NVFP4Option<"stages", "stages", "int64_t", "4",
                 "Shared-memory ring slots (1: no overlap of loads and MMAs; "
-                "1-8)">
+                "1-8)">,
+    NVFP4Option<"tmaCopies", "tma-copies", "bool", "true",
+                "Copy a's tiles (K a multiple of 32, at least 64) and "
+                "blocked sfa atoms (K a multiple of 4 scale blocks) with "
+                "tensor-memory-accelerator copies (nvgpu.tma.async.load, "
+                "issued by one thread, counted by an nvgpu mbarrier); the "
+                "kernel takes their tensor maps. false: every copy is a "
+                "per-thread cp.async">
   ];
 }
 

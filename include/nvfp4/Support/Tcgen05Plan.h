@@ -24,6 +24,7 @@
 
 #include "nvfp4/Support/ScaleLayout.h"
 #include "nvfp4/Support/Tcgen05Descriptors.h"
+#include "nvfp4/Support/TensorMap.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -75,6 +76,9 @@ struct GemvPlan {
   bool mxfp4 = false;   ///< MXFP4 (block32, ue8m0) instead of NVFP4
   bool blocked = false; ///< blocked128x4 scale layout instead of linear
   int64_t stages = 4;   ///< shared-memory (and scale TMEM) ring slots
+  /// Copy with the tensor memory accelerator where the shape allows
+  /// (tmaA(), tmaSfa()); the rest is copied by the threads.
+  bool tma = true;
 
   //--- Problem -------------------------------------------------------------//
   int64_t block() const { return mxfp4 ? 32 : 16; }
@@ -141,8 +145,14 @@ struct GemvPlan {
   int64_t barrierOffset(int64_t slot) const {
     return ringBytes() + kMbarrierBytes * slot;
   }
+  /// With tensor copies, one more mbarrier per slot: "full", completed
+  /// when the slot's tensor copies have written all their bytes.
+  int64_t fullBarrierOffset(int64_t slot) const {
+    return barrierOffset(stages + slot);
+  }
+  int64_t barrierCount() const { return usesTma() ? 2 * stages : stages; }
   /// Where tcgen05.alloc writes the tensor-memory address.
-  int64_t tmemSlotOffset() const { return barrierOffset(stages); }
+  int64_t tmemSlotOffset() const { return barrierOffset(barrierCount()); }
   int64_t sharedBytes() const { return (tmemSlotOffset() + 4 + 15) / 16 * 16; }
 
   //--- Tensor memory --------------------------------------------------------//
@@ -192,6 +202,94 @@ struct GemvPlan {
   }
   int64_t bStepOffset(int64_t step) const {
     return bOffset() + bTile().kStepOffset(static_cast<uint32_t>(step));
+  }
+
+  //--- Tensor-memory-accelerator copies -------------------------------------//
+  // One thread issues them; the slot's full barrier counts their bytes and
+  // every thread waits on it. Each map's box lands exactly where the
+  // per-thread copies would put the bytes.
+  /// Bytes of a box row of A: one K64 slab row, the 32-byte swizzle span.
+  static constexpr int64_t kABoxRowBytes = kMmaKBytes;
+  /// A by tensor copies: rows a multiple of 16 bytes (the map's strides)
+  /// and at least one box row wide (a box may not exceed the tensor).
+  bool tmaA() const {
+    return tma && rowBytes() % tensormap::kStrideBytes == 0 &&
+           rowBytes() >= kABoxRowBytes;
+  }
+  /// Blocked sfa by tensor copies of whole atoms, unless the last atom has
+  /// padding columns: those must read as zero (memory need not hold finite
+  /// scales there), which a copy of the stored atom does not give.
+  bool tmaSfa() const { return tma && blocked && !hasScaleTail(); }
+  bool usesTma() const { return tmaA() || tmaSfa(); }
+  /// Rows of A's box: a row tile, or all of A when it is shorter.
+  int64_t aBoxRows() const { return std::min(kTileRows, m); }
+  /// A's boxes a stage copies: one per K64 slab.
+  int64_t aBoxesPerStage() const { return mmasPerStage(); }
+  /// a as [L][M][K/2] bytes; a box is aBoxRows() rows of one 32-byte slab
+  /// row, swizzled as aTile() (KMajorFp4Sw32Tile is what the 32-byte
+  /// swizzle writes); rows and K past the tensor are zero-filled.
+  tensormap::TiledMap aMap() const {
+    tensormap::TiledMap map;
+    map.param = manifest::Param::ATensorMap;
+    map.tensor = manifest::Param::A;
+    map.dataType = manifest::MapDataType::UInt8;
+    map.dims = {rowBytes(), m, l};
+    map.strides = {rowBytes(), m * rowBytes()};
+    map.box = {kABoxRowBytes, aBoxRows(), 1};
+    map.swizzle = manifest::MapSwizzle::B32;
+    map.l2Promotion = manifest::MapL2Promotion::B256;
+    map.oobFill = manifest::MapOobFill::Zero;
+    return map;
+  }
+  /// Blocked sfa as [L][row tiles][column blocks][128] 4-byte words: a box
+  /// is one 512-byte atom, copied verbatim.
+  tensormap::TiledMap sfaMap() const {
+    tensormap::TiledMap map;
+    map.param = manifest::Param::SFATensorMap;
+    map.tensor = manifest::Param::SFA;
+    map.dataType = manifest::MapDataType::UInt32;
+    int64_t words = kAtomBytes / 4;
+    map.dims = {words, colBlocks(), rowTiles(), l};
+    map.strides = {kAtomBytes, colBlocks() * kAtomBytes,
+                   rowTiles() * colBlocks() * kAtomBytes};
+    map.box = {words, 1, 1, 1};
+    map.swizzle = manifest::MapSwizzle::None;
+    map.l2Promotion = manifest::MapL2Promotion::B256;
+    map.oobFill = manifest::MapOobFill::Zero;
+    return map;
+  }
+  /// The maps the kernel takes, in parameter order.
+  std::vector<tensormap::TiledMap> tensorMaps() const {
+    std::vector<tensormap::TiledMap> maps;
+    if (tmaA())
+      maps.push_back(aMap());
+    if (tmaSfa())
+      maps.push_back(sfaMap());
+    return maps;
+  }
+  /// Bytes the tensor copies of one stage write: the full barrier's count.
+  int64_t tmaStageBytes() const {
+    return (tmaA() ? aBoxesPerStage() * aMap().boxBytes() : 0) +
+           (tmaSfa() ? sfaMap().boxBytes() : 0);
+  }
+  /// Box `box` of A for `stage`: coordinates (innermost first) and the
+  /// shared offset it lands at.
+  template <class V> struct TensorCopy {
+    V coords[4];
+    V dst;
+  };
+  template <class V>
+  TensorCopy<V> aTensorCopy(int64_t box, V stage, V slot, V batch,
+                            V rowTile) const {
+    return {{stage * stageRowBytes() + box * kABoxRowBytes, rowTile * kTileRows,
+             batch, vconst(batch, 0)},
+            slot * slotBytes() + aOffset() + box * aTile().slabBytes()};
+  }
+  /// The sfa atom of `stage` (its rank-4 coordinates).
+  template <class V>
+  TensorCopy<V> sfaTensorCopy(V stage, V slot, V batch, V rowTile) const {
+    return {{vconst(batch, 0), stage, rowTile, batch},
+            slot * slotBytes() + sfaOffset()};
   }
 
   //--- Scale signs ----------------------------------------------------------//

@@ -22,6 +22,7 @@
 
 #include "nvfp4/Conversion/Common/Codec.h"
 #include "nvfp4/Conversion/Common/IndexValue.h"
+#include "nvfp4/Conversion/Common/TensorMapIR.h"
 #include "nvfp4/Support/GemvCostModel.h"
 #include "nvfp4/Support/ScaleLayout.h"
 #include "nvfp4/Support/TensorMap.h"
@@ -1114,14 +1115,10 @@ void mlir::nvfp4::buildGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel,
   }
   if (cfg.tma) {
     // The map arrives as the address of its encoded bytes (the last
-    // parameter); the nvgpu ops take it as a descriptor, which
-    // convert-nvgpu-to-nvvm turns back into that pointer.
-    Value address = LLVM::IntToPtrOp::create(
-        b, loc, LLVM::LLVMPointerType::get(b.getContext()),
-        entry.getArgument(kernel.getNumArguments() - 1));
-    kb.tmaMap = UnrealizedConversionCastOp::create(
-                    b, loc, tmaDescriptorType(b.getContext(), op, cfg), address)
-                    .getResult(0);
+    // parameter).
+    kb.tmaMap = tensorMapOperand(
+        b, loc, entry.getArgument(kernel.getNumArguments() - 1),
+        tmaMap(op, cfg));
     kb.barriers = nvgpu::MBarrierCreateOp::create(
         b, loc,
         nvgpu::MBarrierGroupType::get(

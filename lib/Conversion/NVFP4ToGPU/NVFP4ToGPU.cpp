@@ -14,6 +14,7 @@
 #include "TmaCopy.h"
 
 #include "nvfp4/Conversion/Common/GemvOutlining.h"
+#include "nvfp4/Conversion/Common/TensorMapIR.h"
 #include "nvfp4/Conversion/Passes.h"
 #include "nvfp4/Support/Chips.h"
 #include "nvfp4/Support/ManifestSchema.h"
@@ -45,15 +46,8 @@ DictionaryAttr launchInfo(OpBuilder &b, GemvOp op, gpu::GPUFuncOp kernel,
                           const KernelConfig &cfg, int64_t gridX) {
   NamedAttrList attrs = gemvLaunchInfo(b, op, kernel, cfg.chip, gridX,
                                        /*sharedBytes=*/0);
-  if (cfg.tma) {
-    namespace key = ::nvfp4::manifest::key;
-    SmallVector<Attribute> params(
-        cast<ArrayAttr>(attrs.get(key::Params)).getValue());
-    params.push_back(b.getStringAttr(tmaParamName()));
-    attrs.set(key::Params, b.getArrayAttr(params));
-    attrs.append(key::TensorMaps,
-                 b.getArrayAttr({tmaManifestEntry(b, op, cfg)}));
-  }
+  if (cfg.tma)
+    appendTensorMapsToLaunch(b, attrs, {tmaMap(op, cfg)});
   NamedAttrList tun;
   tun.append("rows_per_block", b.getI64IntegerAttr(cfg.rowsPerBlock));
   tun.append("rows_per_thread", b.getI64IntegerAttr(cfg.rowsPerThread));
@@ -131,26 +125,19 @@ struct GemvLowering : public OpRewritePattern<GemvOp> {
     if (cfg->maxRegisters)
       kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
                       rewriter.getI32IntegerAttr(cfg->maxRegisters));
-    SmallVector<Value> extraArgs;
-    if (cfg->tma) {
-      // The address of a's encoded tensor map. The host cannot encode it
-      // here (that takes the CUDA driver): the runtime that launches the
-      // kernel encodes it from the manifest's `tensor_maps`, so the host
-      // IR passes 0.
-      if (failed(kernel.insertArgument(kernel.getNumArguments(),
-                                       rewriter.getI64Type(), DictionaryAttr(),
-                                       op.getLoc())))
-        return failure();
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPoint(op);
-      extraArgs.push_back(arith::ConstantIntOp::create(
-          rewriter, op.getLoc(), rewriter.getI64Type(), 0));
-    }
+    // The address of a's encoded tensor map.
+    SmallVector<::nvfp4::tensormap::TiledMap> maps;
+    if (cfg->tma)
+      maps.push_back(tmaMap(op, *cfg));
+    FailureOr<SmallVector<Value>> extraArgs =
+        addTensorMapParams(rewriter, kernel, op, maps);
+    if (failed(extraArgs))
+      return failure();
     buildGemvKernelBody(rewriter, kernel, op, *cfg);
     int64_t grid = gridX(op, *cfg);
     replaceGemvWithLaunch(rewriter, op, kernel, grid, /*sharedBytes=*/0,
                           launchInfo(rewriter, op, kernel, *cfg, grid),
-                          extraArgs);
+                          *extraArgs);
     return success();
   }
 

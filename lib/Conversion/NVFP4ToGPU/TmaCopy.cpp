@@ -4,8 +4,6 @@
 
 #include "nvfp4/Support/ManifestSchema.h"
 
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-
 using namespace mlir;
 using namespace mlir::nvfp4;
 namespace schema = ::nvfp4::manifest;
@@ -24,12 +22,6 @@ constexpr schema::MapOobFill kOobFill = schema::MapOobFill::Zero;
 
 /// Bytes of one element of the map.
 int64_t elementBytes() { return schema::elementBytes(kDataType); }
-
-/// The schema's spelling of `value` of the enumerated entry key `key`.
-template <typename Enum>
-StringAttr spelling(OpBuilder &b, const char *key, Enum value) {
-  return b.getStringAttr(schema::spellings(key)[static_cast<size_t>(value)]);
-}
 
 /// 8-byte elements of one step of a row: a box place's row.
 int64_t stepElements(const KernelConfig &cfg) {
@@ -50,10 +42,6 @@ SmallVector<int64_t> boxSizes(GemvOp op, const KernelConfig &cfg) {
 
 int64_t mlir::nvfp4::tmaElementBytes() { return elementBytes(); }
 
-StringRef mlir::nvfp4::tmaParamName() {
-  return schema::name(schema::Param::ATensorMap);
-}
-
 SmallVector<int64_t> mlir::nvfp4::tmaStageShape(const KernelConfig &cfg) {
   return {cfg.asyncCopyStages * cfg.splitK, cfg.rowsPerBlock,
           stepElements(cfg)};
@@ -65,39 +53,20 @@ SmallVector<int64_t> mlir::nvfp4::tmaBoxShape(GemvOp op,
   return {box[2], box[1], box[0]};
 }
 
-nvgpu::TensorMapDescriptorType
-mlir::nvfp4::tmaDescriptorType(MLIRContext *ctx, GemvOp op,
-                               const KernelConfig &cfg) {
-  auto workgroup = gpu::AddressSpaceAttr::get(
-      ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
-  auto tile = MemRefType::get(tmaBoxShape(op, cfg),
-                              IntegerType::get(ctx, 8 * elementBytes()),
-                              MemRefLayoutAttrInterface(), workgroup);
-  // nvgpu numbers its kinds in the schema's (and the driver's) order.
-  return nvgpu::TensorMapDescriptorType::get(
-      ctx, tile, nvgpu::TensorMapSwizzleKind(static_cast<uint32_t>(kSwizzle)),
-      nvgpu::TensorMapL2PromoKind(static_cast<uint32_t>(kL2Promotion)),
-      nvgpu::TensorMapOOBKind(static_cast<uint32_t>(kOobFill)),
-      nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
-}
-
-DictionaryAttr mlir::nvfp4::tmaManifestEntry(OpBuilder &b, GemvOp op,
-                                             const KernelConfig &cfg) {
+::nvfp4::tensormap::TiledMap mlir::nvfp4::tmaMap(GemvOp op,
+                                                 const KernelConfig &cfg) {
   MemRefType a = op.getA().getType();
   int64_t rowBytes = a.getDimSize(2), rows = a.getDimSize(1);
+  ::nvfp4::tensormap::TiledMap map;
+  map.param = schema::Param::ATensorMap;
+  map.tensor = schema::Param::A;
+  map.dataType = kDataType;
+  map.dims = {rowBytes / elementBytes(), rows, a.getDimSize(0)};
+  map.strides = {rowBytes, rows * rowBytes};
   SmallVector<int64_t> box = boxSizes(op, cfg);
-  namespace k = schema::map_key;
-  NamedAttrList entry;
-  entry.append(k::Param, b.getStringAttr(tmaParamName()));
-  entry.append(k::Tensor, b.getStringAttr(schema::name(schema::Param::A)));
-  entry.append(k::DataType, spelling(b, k::DataType, kDataType));
-  entry.append(k::Dims, b.getI64ArrayAttr({rowBytes / elementBytes(), rows,
-                                           a.getDimSize(0)}));
-  entry.append(k::Strides, b.getI64ArrayAttr({rowBytes, rows * rowBytes}));
-  entry.append(k::Box, b.getI64ArrayAttr(box));
-  entry.append(k::ElementStrides, b.getI64ArrayAttr({1, 1, 1}));
-  entry.append(k::Swizzle, spelling(b, k::Swizzle, kSwizzle));
-  entry.append(k::L2Promotion, spelling(b, k::L2Promotion, kL2Promotion));
-  entry.append(k::OobFill, spelling(b, k::OobFill, kOobFill));
-  return entry.getDictionary(b.getContext());
+  map.box.assign(box.begin(), box.end());
+  map.swizzle = kSwizzle;
+  map.l2Promotion = kL2Promotion;
+  map.oobFill = kOobFill;
+  return map;
 }

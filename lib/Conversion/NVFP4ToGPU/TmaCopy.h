@@ -12,19 +12,12 @@
 
 #include "KernelConfig.h"
 
-#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "nvfp4/Support/TensorMap.h"
 
 namespace mlir::nvfp4 {
 
-/// The kernel parameter holding the tensor map's address (the schema's
-/// Param::ATensorMap), and the manifest entry describing it.
-StringRef tmaParamName();
-
 /// Bytes of one element of a's map (8: a 16-byte chunk is two elements).
 int64_t tmaElementBytes();
-
-/// Polling budget of one mbarrier wait before it tries again.
-inline constexpr int64_t kTryWaitTicks = 10000000;
 
 /// [stages x split-k boxes, rows-per-block, elements of a step] of i64: the
 /// shared-memory stages, one box after the other.
@@ -34,13 +27,8 @@ SmallVector<int64_t> tmaStageShape(const KernelConfig &cfg);
 /// tmaStageShape, cut to the tensor where it is smaller.
 SmallVector<int64_t> tmaBoxShape(GemvOp op, const KernelConfig &cfg);
 
-/// The descriptor of a's tensor map, its tensor one box.
-nvgpu::TensorMapDescriptorType tmaDescriptorType(MLIRContext *ctx, GemvOp op,
-                                                 const KernelConfig &cfg);
-
-/// The manifest's description of a's tensor map for `op`.
-DictionaryAttr tmaManifestEntry(OpBuilder &b, GemvOp op,
-                                const KernelConfig &cfg);
+/// a's tensor map for `op` (the kernel's last parameter).
+::nvfp4::tensormap::TiledMap tmaMap(GemvOp op, const KernelConfig &cfg);
 
 } // namespace mlir::nvfp4
 

@@ -5,13 +5,15 @@
 // dynamic shared memory the stage ring needs. Like convert-nvfp4-to-gpu, the
 // launch carries an `nvfp4.launch` dictionary that nvfp4-export-kernels
 // writes out as the kernel's manifest; the kernel ABI is the same (bare
-// pointers a, sfa, b, sfb, c, then alpha when present).
+// pointers a, sfa, b, sfb, c, then alpha when present, then the addresses
+// of the tensor maps the kernel reads through, as the manifest lists them).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Tcgen05Emitter.h"
 
 #include "nvfp4/Conversion/Common/GemvOutlining.h"
+#include "nvfp4/Conversion/Common/TensorMapIR.h"
 #include "nvfp4/Conversion/Passes.h"
 #include "nvfp4/Support/Chips.h"
 
@@ -20,6 +22,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
@@ -52,7 +55,11 @@ DictionaryAttr launchInfo(OpBuilder &b, GemvOp op, gpu::GPUFuncOp kernel,
                                                 ::nvfp4::tcgen05::kMmaK}));
   config.append("tmem_columns", b.getI64IntegerAttr(p.tmemAllocColumns()));
   config.append("copy_bytes", b.getI64IntegerAttr(p.chunkBytes()));
+  config.append("tma_a", b.getBoolAttr(p.tmaA()));
+  config.append("tma_sfa", b.getBoolAttr(p.tmaSfa()));
   attrs.append("config", config.getDictionary(b.getContext()));
+  std::vector<::nvfp4::tensormap::TiledMap> maps = p.tensorMaps();
+  appendTensorMapsToLaunch(b, attrs, maps);
   return attrs.getDictionary(b.getContext());
 }
 
@@ -83,6 +90,7 @@ struct GemvToTcgen05Lowering : public OpRewritePattern<GemvOp> {
     p.mxfp4 = op.getFormat() == ScaleFormat::MXFP4;
     p.blocked = op.getLayout() == ScaleLayout::Blocked128x4;
     p.stages = options.stages;
+    p.tma = options.tmaCopies;
     std::string why;
     if (!p.isValid(&why))
       return op.emitOpError() << "cannot lower to tcgen05: " << why;
@@ -104,9 +112,15 @@ struct GemvToTcgen05Lowering : public OpRewritePattern<GemvOp> {
                     rewriter.getStringAttr(p->blocked
                                                ? kStagingBlockedCopy
                                                : kStagingLinearToBlocked));
+    std::vector<::nvfp4::tensormap::TiledMap> maps = p->tensorMaps();
+    FailureOr<SmallVector<Value>> mapArgs =
+        addTensorMapParams(rewriter, kernel, op, maps);
+    if (failed(mapArgs))
+      return failure();
     tc5::buildTcgen05GemvKernelBody(rewriter, kernel, op, *p);
     replaceGemvWithLaunch(rewriter, op, kernel, p->rowTiles(), p->sharedBytes(),
-                          launchInfo(rewriter, op, kernel, options.chip, *p));
+                          launchInfo(rewriter, op, kernel, options.chip, *p),
+                          *mapArgs);
     return success();
   }
 
@@ -123,6 +137,7 @@ struct ConvertNVFP4ToTcgen05Pass
     ConvertNVFP4ToTcgen05Options options;
     options.chip = chip;
     options.stages = stages;
+    options.tmaCopies = tmaCopies;
     return options;
   }
 

@@ -19,7 +19,8 @@
 namespace mlir::nvfp4::tc5 {
 
 /// Fills the empty body of `kernel` (arguments a, sfa, b, sfb, c [, alpha]
-/// with the types of `op`'s operands) with the tcgen05 GEMV of `plan`.
+/// with the types of `op`'s operands, then the i64 address of each of
+/// plan.tensorMaps()) with the tcgen05 GEMV of `plan`.
 void buildTcgen05GemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel, GemvOp op,
                                 const ::nvfp4::tcgen05::plan::GemvPlan &plan);
 
@@ -44,6 +45,9 @@ struct KernelEmitter {
   Value tmem;
   // NVFP4: !llvm.ptr to the thread's i32 "negative scale seen" flag.
   Value signFlag;
+  // Tensor copies: the maps' nvgpu descriptors (null when the plan copies
+  // that operand with the threads) and the slots' full barriers.
+  Value aMap, sfaMap, fullBarriers;
 
   IV iv(Value v) { return IV(b, loc, v); }
   Value idx(int64_t v) { return constIndex(b, loc, v); }
@@ -59,8 +63,10 @@ struct KernelEmitter {
 
   // Tcgen05Staging.cpp
   /// All threads issue the cp.async (or, for unaligned linear scales, the
-  /// loads and stores) of stage `stage` into ring slot `slot` (index values).
+  /// loads and stores) of stage `stage` into ring slot `slot` (index values);
+  /// thread 0 the tensor copies, counted by the slot's full barrier.
   void emitStageCopies(Value stage, Value slot);
+  void emitTensorCopies(Value stage, Value slot);
 
   // Tcgen05Kernel.cpp
   void emitSetup();
@@ -70,10 +76,11 @@ struct KernelEmitter {
   void emitIssueMmaElected(Value stage, Value slot);
   /// All threads wait for the commit of stage `stage` (index).
   void emitWaitMma(Value stage);
-  /// Own cp.async groups done (at most `pending` left), generic-proxy writes
-  /// made visible to the async proxy, CTA barrier; for NVFP4 the sign check
-  /// of the scales in ring slot `slot` (index).
-  void emitStageLanded(int64_t pending, Value slot);
+  /// Own cp.async groups done (at most `pending` left), the tensor copies
+  /// of stage `stage` landed (full barrier), generic-proxy writes made
+  /// visible to the async proxy, CTA barrier; for NVFP4 the sign check of
+  /// the scales in ring slot `slot` (index).
+  void emitStageLanded(int64_t pending, Value stage, Value slot);
   void emitPipeline();
   void emitEpilogue();
 };

@@ -2,10 +2,15 @@
 
 #include "Tcgen05IR.h"
 
+#include "nvfp4/Conversion/Common/TensorMapIR.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 
@@ -66,18 +71,61 @@ Value smemDescriptor(OpBuilder &b, Location loc, uint64_t constant,
                               constI64(b, loc, static_cast<int64_t>(constant)));
 }
 
-void mbarrierWaitParity(OpBuilder &b, Location loc, Value address,
+void mbarrierWaitParity(OpBuilder &b, Location loc, Value barrier,
                         Value parity) {
-  // 10 ms suspend-time hint, as in public sm_100 kernels.
-  static constexpr const char *kWait =
-      "{\n\t.reg .pred p;\n"
-      "WAIT_PARITY:\n\t"
-      "mbarrier.try_wait.parity.shared::cta.b64 p, [$0], $1, 10000000;\n\t"
-      "@!p bra WAIT_PARITY;\n}";
-  LLVM::InlineAsmOp::create(b, loc, TypeRange(), ValueRange{address, parity},
-                            kWait, "r,r,~{memory}", /*has_side_effects=*/true,
-                            /*is_align_stack=*/false, LLVM::TailCallKind::None,
-                            LLVM::AsmDialectAttr(), ArrayAttr());
+  Value ticks = constI32(b, loc, kTryWaitTicks);
+  auto loop = scf::WhileOp::create(b, loc, TypeRange(), ValueRange());
+  OpBuilder::InsertionGuard guard(b);
+  b.createBlock(&loop.getBefore());
+  Value done = NVVM::MBarrierTryWaitOp::create(b, loc, b.getI1Type(), barrier,
+                                               parity, ticks);
+  Value notDone = arith::XOrIOp::create(
+      b, loc, done, arith::ConstantIntOp::create(b, loc, 1, 1));
+  scf::ConditionOp::create(b, loc, notDone, ValueRange());
+  b.createBlock(&loop.getAfter());
+  scf::YieldOp::create(b, loc);
+}
+
+/// The descriptor the LLVM lowering gives a row-major memref of `shape`
+/// whose data starts at `ptr`: both pointers, offset 0, sizes, strides.
+static Value memrefDescriptor(OpBuilder &b, Location loc, Value ptr,
+                              ArrayRef<int64_t> shape) {
+  int64_t rank = shape.size();
+  auto i64 = b.getI64Type();
+  auto array = LLVM::LLVMArrayType::get(i64, rank);
+  auto structType = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), {ptr.getType(), ptr.getType(), i64, array, array});
+  Value desc = LLVM::UndefOp::create(b, loc, structType);
+  desc = LLVM::InsertValueOp::create(b, loc, desc, ptr, ArrayRef<int64_t>{0});
+  desc = LLVM::InsertValueOp::create(b, loc, desc, ptr, ArrayRef<int64_t>{1});
+  desc = LLVM::InsertValueOp::create(b, loc, desc, constI64(b, loc, 0),
+                                     ArrayRef<int64_t>{2});
+  int64_t stride = 1;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    desc = LLVM::InsertValueOp::create(b, loc, desc, constI64(b, loc, shape[d]),
+                                       ArrayRef<int64_t>{3, d});
+    desc = LLVM::InsertValueOp::create(b, loc, desc, constI64(b, loc, stride),
+                                       ArrayRef<int64_t>{4, d});
+    stride *= shape[d];
+  }
+  return desc;
+}
+
+Value sharedMemRef(OpBuilder &b, Location loc, Value ptr, MemRefType type) {
+  Value desc = memrefDescriptor(b, loc, ptr, type.getShape());
+  return UnrealizedConversionCastOp::create(b, loc, type, desc).getResult(0);
+}
+
+Value sharedBarrierGroup(OpBuilder &b, Location loc, Value ptr, int64_t count) {
+  MLIRContext *ctx = b.getContext();
+  auto workgroup = gpu::AddressSpaceAttr::get(
+      ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
+  // convert-nvgpu-to-nvvm lowers the group as a memref of one i64 a
+  // barrier.
+  Value desc = memrefDescriptor(b, loc, ptr, {count});
+  return UnrealizedConversionCastOp::create(
+             b, loc, nvgpu::MBarrierGroupType::get(ctx, workgroup, count), desc)
+      .getResult(0);
 }
 
 Value tmemPointer(OpBuilder &b, Location loc, Value base, Value offset) {

@@ -1,8 +1,8 @@
 //===- Tcgen05IR.h - IR helpers of the tcgen05 GEMV lowering ----*- C++ -*-===//
 //
 // Small builders the kernel emitter uses: pointers into global,
-// shared and tensor memory, cp.async, and the run-time part of the
-// shared-memory descriptors.
+// shared and tensor memory, views of shared memory for nvgpu ops, cp.async,
+// mbarrier waits, and the run-time part of the shared-memory descriptors.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NVFP4_LIB_CONVERSION_NVFP4TOTCGEN05_TCGEN05IR_H
@@ -42,14 +42,22 @@ Value smemDescriptor(OpBuilder &b, Location loc, uint64_t constant,
                      Value address);
 
 /// Blocks until the phase with parity `parity` (i32, 0 or 1) of the mbarrier
-/// at shared-window address `address` (i32) has completed:
-/// mbarrier.try_wait.parity in a loop, with acquire semantics for the CTA.
-/// (nvvm.mbarrier.try_wait.parity in LLVM 22 loops with `bra.uni`, which
-/// asserts that the warp's threads agree; this loop uses a plain `bra` so
-/// that ptxas reconverges the warp before the `.sync.aligned` tcgen05
-/// instructions that follow.)
-void mbarrierWaitParity(OpBuilder &b, Location loc, Value address,
+/// at `barrier` (!llvm.ptr<3>) has completed: nvvm.mbarrier.try_wait (with
+/// acquire semantics for the CTA) in an scf.while. (nvgpu's and NVVM's
+/// try_wait.parity ops loop inside inline PTX with `bra.uni`, which asserts
+/// that the warp's threads agree; this loop is a plain branch, so that
+/// ptxas reconverges the warp before the `.sync.aligned` instructions that
+/// follow.)
+void mbarrierWaitParity(OpBuilder &b, Location loc, Value barrier,
                         Value parity);
+
+/// A memref of `type` (static shape, identity layout, workgroup memory)
+/// whose data starts at `ptr` (!llvm.ptr<3>): the operand nvgpu ops take
+/// for a piece of the kernel's dynamic shared memory.
+Value sharedMemRef(OpBuilder &b, Location loc, Value ptr, MemRefType type);
+
+/// The `count` mbarriers at `ptr` (!llvm.ptr<3>) as an nvgpu barrier group.
+Value sharedBarrierGroup(OpBuilder &b, Location loc, Value ptr, int64_t count);
 
 /// `!llvm.ptr<6>` for tensor-memory address `base` (i32) + `offset`
 /// (i32 value: lane << 16 | column).

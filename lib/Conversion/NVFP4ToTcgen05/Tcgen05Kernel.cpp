@@ -5,7 +5,9 @@
 // zero rows; the accumulator D[128 x 8] f32 lives in tensor memory, column 0
 // is the result. K is walked in stages of one 128x4 scale atom column
 // (64 values for NVFP4, 128 for MXFP4) through a ring of `stages` shared-
-// memory slots filled by cp.async; thread 0 copies each stage's scale atoms
+// memory slots filled by cp.async and, where the shape allows, by tensor
+// copies (nvgpu.tma.async.load of A's slabs and blocked sfa atoms, counted
+// by the slot's "full" mbarrier); thread 0 copies each stage's scale atoms
 // to tensor memory (tcgen05.cp 32x128b warpx4), issues the stage's MMAs and
 // commits them to the slot's mbarrier, which gates the slot's reuse. The
 // epilogue reads D with tcgen05.ld 32x32b (warp w: lanes 32w..32w+31),
@@ -16,9 +18,12 @@
 
 #include "Tcgen05Emitter.h"
 
+#include "nvfp4/Conversion/Common/TensorMapIR.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <limits>
@@ -99,12 +104,24 @@ void KernelEmitter::emitSetup() {
       store();
   });
 
+  if (plan.usesTma())
+    fullBarriers = sharedBarrierGroup(
+        b, loc, smemAt(idx(plan.fullBarrierOffset(0))), plan.stages);
   ifThen(cmpIndex(arith::CmpIPredicate::eq, tid, 0), [&] {
     for (int64_t slot = 0; slot < plan.stages; ++slot)
       NVVM::MBarrierInitOp::create(b, loc,
                                    smemAt(idx(plan.barrierOffset(slot))),
                                    constI32(b, loc, 1), Value());
+    // A full barrier completes when thread 0 has armed it and the bytes it
+    // announced have landed.
+    if (fullBarriers)
+      for (int64_t slot = 0; slot < plan.stages; ++slot)
+        nvgpu::MBarrierInitOp::create(b, loc, fullBarriers, idx(1), idx(slot),
+                                      Value());
     NVVM::FenceMbarrierInitOp::create(b, loc);
+    for (Value map : {aMap, sfaMap})
+      if (map)
+        nvgpu::TmaPrefetchOp::create(b, loc, map, Value());
   });
   auto cta1 = NVVM::CTAGroupKindAttr::get(ctx, NVVM::CTAGroupKind::CTA_1);
   ifThen(cmpIndex(arith::CmpIPredicate::eq, warp, 0), [&] {
@@ -130,9 +147,16 @@ void KernelEmitter::emitSetup() {
                               smemAt(idx(plan.tmemSlotOffset())));
 }
 
-void KernelEmitter::emitStageLanded(int64_t pending, Value slot) {
+void KernelEmitter::emitStageLanded(int64_t pending, Value stage, Value slot) {
   MLIRContext *ctx = b.getContext();
   NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(pending));
+  // The tensor copies' writes are visible to every thread that observed
+  // the phase complete.
+  if (fullBarriers)
+    mbarrierWaitParity(
+        b, loc,
+        smemAt(plan.fullBarrierOffset(0) + iv(slot) * plan::kMbarrierBytes),
+        toI32(b, loc, plan.parityOf(iv(stage))));
   // Each thread's own copies are now visible to it: thread t checks the
   // signs of row t's scales, thread sfbThread those of the vector.
   Value sfaSigns, sfbSigns;
@@ -180,7 +204,7 @@ void KernelEmitter::emitStageLanded(int64_t pending, Value slot) {
 
 void KernelEmitter::emitWaitMma(Value stage) {
   IV s = iv(stage);
-  mbarrierWaitParity(b, loc, smemAddress(plan.barrierOffsetOf(plan.slotOf(s))),
+  mbarrierWaitParity(b, loc, smemAt(plan.barrierOffsetOf(plan.slotOf(s))),
                      toI32(b, loc, plan.parityOf(s)));
 }
 
@@ -265,7 +289,7 @@ void KernelEmitter::emitPipeline() {
              [&] { emitWaitMma(iv(j) - 1); });
       emitStageCopies(j, idx(0));
       NVVM::CpAsyncCommitGroupOp::create(b, loc);
-      emitStageLanded(0, idx(0));
+      emitStageLanded(0, j, idx(0));
       emitIssueMma(j, idx(0));
     });
     return;
@@ -280,7 +304,7 @@ void KernelEmitter::emitPipeline() {
   forLoop(0, n, [&](Value j) {
     // Groups 0..j+ahead-1 are committed; group j is stage j.
     IV slot = plan.slotOf(iv(j));
-    emitStageLanded(ahead - 1, slot);
+    emitStageLanded(ahead - 1, j, slot);
     emitIssueMma(j, slot);
     // Refill the slot of stage j - 1 with stage j + ahead once the MMAs of
     // j - 1 have completed (they read its shared memory and TMEM columns).
@@ -380,8 +404,14 @@ void mlir::nvfp4::tc5::buildTcgen05GemvKernelBody(OpBuilder &b,
   e.bBase = globalBase(b, loc, entry.getArgument(2));
   e.sfbBase = globalBase(b, loc, entry.getArgument(3));
   e.cMem = entry.getArgument(4);
-  if (entry.getNumArguments() > 5)
+  if (op.getAlpha())
     e.alpha = entry.getArgument(5);
+  // The maps' addresses are the last arguments.
+  unsigned mapArg = entry.getNumArguments() - plan.tensorMaps().size();
+  for (const ::nvfp4::tensormap::TiledMap &map : plan.tensorMaps()) {
+    Value operand = tensorMapOperand(b, loc, entry.getArgument(mapArg++), map);
+    (map.tensor == ::nvfp4::manifest::Param::A ? e.aMap : e.sfaMap) = operand;
+  }
   e.emitSetup();
   e.emitPipeline();
   e.emitEpilogue();

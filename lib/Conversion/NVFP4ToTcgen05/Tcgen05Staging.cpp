@@ -2,8 +2,11 @@
 //
 // One stage is K = 4 * block values: a [128 x stageK] tile of a, row 0 of the
 // [8 x stageK] tile of b (both 32-byte swizzled, KMajorFp4Sw32Tile), one
-// 512-byte 128x4 atom of sfa and the first word of one atom of sfb. Every
-// copy is a cp.async whose addresses come from the templates of
+// 512-byte 128x4 atom of sfa and the first word of one atom of sfb. Where
+// the plan says so (tmaA, tmaSfa), thread 0 copies a's slabs and the sfa
+// atom with nvgpu.tma.async.load: the 32-byte swizzle of a's map writes the
+// tile layout, and the map's zero fill covers rows and K past the tensor.
+// Every other copy is a cp.async whose addresses come from the templates of
 // Tcgen05Plan.h; bytes past K are zero-filled by the cp.async source size.
 // Thread r copies the 4 scales of row r to the atom position of row r, so
 // linear scales are converted to the blocked atom while they are staged.
@@ -14,7 +17,10 @@
 
 #include "Tcgen05Emitter.h"
 
+#include "nvfp4/Conversion/Common/TensorMapIR.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 
 using namespace mlir;
 using namespace mlir::nvfp4::tc5;
@@ -97,11 +103,39 @@ struct StageCopies {
 
 } // namespace
 
+void KernelEmitter::emitTensorCopies(Value stage, Value slot) {
+  MLIRContext *ctx = b.getContext();
+  // Arm the slot's full barrier with the bytes of every box, then copy.
+  nvgpu::MBarrierArriveExpectTxOp::create(
+      b, loc, fullBarriers, idx(plan.tmaStageBytes()), slot, Value());
+  auto load = [&](Value map, const ::nvfp4::tensormap::TiledMap &tiled,
+                  const plan::GemvPlan::TensorCopy<IV> &copy) {
+    Value dst =
+        sharedMemRef(b, loc, smemAt(copy.dst), tensorMapBoxType(ctx, tiled));
+    SmallVector<Value> coords(copy.coords, copy.coords + tiled.dims.size());
+    nvgpu::TmaAsyncLoadOp::create(b, loc, dst, fullBarriers, map, coords, slot,
+                                  /*multicastMask=*/Value(),
+                                  /*predicate=*/Value());
+  };
+  if (aMap)
+    for (int64_t box = 0; box < plan.aBoxesPerStage(); ++box)
+      load(aMap, plan.aMap(),
+           plan.aTensorCopy(box, iv(stage), iv(slot), iv(batch), iv(rowTile)));
+  if (sfaMap)
+    load(sfaMap, plan.sfaMap(),
+         plan.sfaTensorCopy(iv(stage), iv(slot), iv(batch), iv(rowTile)));
+}
+
 void KernelEmitter::emitStageCopies(Value stage, Value slot) {
+  if (fullBarriers)
+    ifThen(cmpIndex(arith::CmpIPredicate::eq, tid, 0),
+           [&] { emitTensorCopies(stage, slot); });
   StageCopies copies{*this,    iv(tid),   iv(stage),
                      iv(slot), iv(batch), iv(rowTile)};
-  copies.emitA();
+  if (!aMap)
+    copies.emitA();
   copies.emitB();
-  copies.emitSfa();
+  if (!sfaMap)
+    copies.emitSfa();
   copies.emitSfb();
 }

@@ -1,4 +1,4 @@
-// RUN: nvfp4-opt %s -split-input-file --convert-nvfp4-to-tcgen05 --canonicalize --cse | FileCheck %s
+// RUN: nvfp4-opt %s -split-input-file --convert-nvfp4-to-tcgen05="tma-copies=false" --canonicalize --cse | FileCheck %s
 
 // NVFP4, linear scales, K = 1024 (16 stages of K64), 4-slot ring (default).
 
@@ -7,7 +7,7 @@
 // CHECK-SAME: blocks in (%c2, %c2, %c1) threads in (%c128, %c1, %c1)
 // CHECK-SAME: dynamic_shared_memory_size %c21552_i32
 // CHECK-SAME: nvfp4.launch = {block = [128, 1, 1], chip = "sm_100a"
-// CHECK-SAME: config = {copy_bytes = 16 : i64, mma = "tcgen05.mma.kind::mxf4nvf4.block16", mma_shape = [128, 8, 64], stage_k = 64 : i64, stages = 4 : i64, tmem_columns = 64 : i64}
+// CHECK-SAME: config = {copy_bytes = 16 : i64, mma = "tcgen05.mma.kind::mxf4nvf4.block16", mma_shape = [128, 8, 64], stage_k = 64 : i64, stages = 4 : i64, tma_a = false, tma_sfa = false, tmem_columns = 64 : i64}
 // CHECK-SAME: grid = [2, 2, 1]
 // CHECK-SAME: params = ["a", "sfa", "b", "sfb", "c", "alpha"]
 // CHECK-SAME: scale_format = "nvfp4", scale_layout = "linear", shared_bytes = 21552 : i64, strategy = "tcgen05"
@@ -104,16 +104,20 @@
 // Refill the slot of stage j - 1 with stage j + 3 once its MMA completed.
 // CHECK: scf.if
 // CHECK: scf.if
-// CHECK: llvm.inline_asm has_side_effects "{{.*}}mbarrier.try_wait.parity.shared::cta.b64 p, [$0], $1, 10000000;{{.*}}", "r,r,~{memory}" %{{.*}}, %{{.*}} : (i32, i32) -> ()
+// CHECK: scf.while : () -> () {
+// CHECK-NEXT: %[[DONE:.*]] = nvvm.mbarrier.try_wait %{{.*}}, %{{.*}}, %c10000000_i32 : !llvm.ptr<3>, i32, i32 -> i1
+// CHECK-NEXT: %[[WAITING:.*]] = arith.xori %[[DONE]], %true : i1
+// CHECK-NEXT: scf.condition(%[[WAITING]])
 // CHECK: nvvm.cp.async.shared.global
 // CHECK: nvvm.cp.async.commit.group
 // CHECK-NEXT: }
 
 // Epilogue: the last commit (stage 15, slot 3, parity 1), then warp w reads
 // lanes 32w.. of column 0 (lane field (tid / 32) * 32 << 16).
-// CHECK: %[[LAST:.*]] = arith.addi %[[SMEM32]], %c21528_i32 : i32
-// CHECK: llvm.inline_asm has_side_effects "{{.*}}mbarrier.try_wait.parity.shared::cta.b64 p, [$0], $1, 10000000;{{.*}}", "r,r,~{memory}" %[[LAST]], %c1_i32 : (i32, i32) -> ()
-// CHECK-NEXT: nvvm.tcgen05.fence <after>
+// CHECK: %[[LAST:.*]] = llvm.getelementptr %[[SMEM]][21528] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK-NEXT: scf.while
+// CHECK-NEXT: nvvm.mbarrier.try_wait %[[LAST]], %c1_i32, %c10000000_i32
+// CHECK: nvvm.tcgen05.fence <after>
 // CHECK: arith.muli %{{.*}}, %c2097152 : index
 // CHECK: %[[RES:.*]] = nvvm.tcgen05.ld %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : i32
 // CHECK-NEXT: nvvm.tcgen05.wait <load>

@@ -1,5 +1,5 @@
-// RUN: nvfp4-opt %s --convert-nvfp4-to-tcgen05="stages=1" --canonicalize --cse | FileCheck %s --check-prefix=ONE
-// RUN: nvfp4-opt %s --convert-nvfp4-to-tcgen05="stages=2" --canonicalize --cse | FileCheck %s --check-prefix=TWO
+// RUN: nvfp4-opt %s --convert-nvfp4-to-tcgen05="stages=1 tma-copies=false" --canonicalize --cse | FileCheck %s --check-prefix=ONE
+// RUN: nvfp4-opt %s --convert-nvfp4-to-tcgen05="stages=2 tma-copies=false" --canonicalize --cse | FileCheck %s --check-prefix=TWO
 
 // One slot: wait for the previous stage's MMAs, load, wait for the copies,
 // multiply; no overlap. 32 TMEM columns: D plus one sfa and one sfb atom.
@@ -8,7 +8,7 @@
 // ONE: scf.for %[[J:.*]] = %c0 to %c8 step %c1 {
 // ONE-NEXT: %[[NOTFIRST:.*]] = arith.cmpi uge, %[[J]], %c1 : index
 // ONE-NEXT: scf.if %[[NOTFIRST]] {
-// ONE: mbarrier.try_wait.parity.shared::cta.b64
+// ONE: nvvm.mbarrier.try_wait
 // ONE: }
 // ONE: nvvm.cp.async.shared.global
 // ONE: nvvm.cp.async.commit.group
@@ -18,8 +18,9 @@
 // ONE: nvvm.tcgen05.mma.block_scale
 // ONE: nvvm.tcgen05.commit
 // ONE: }
-// ONE: %[[LAST:.*]] = arith.addi %{{.*}}, %c5376_i32 : i32
-// ONE: mbarrier.try_wait.parity{{.*}} %[[LAST]], %c1_i32
+// ONE: %[[LAST:.*]] = llvm.getelementptr %{{.*}}[5376] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// ONE-NEXT: scf.while
+// ONE-NEXT: nvvm.mbarrier.try_wait %[[LAST]], %c1_i32
 
 // Two slots: one stage in flight while the other is multiplied.
 // TWO: shared_bytes = 10784 : i64
@@ -28,7 +29,7 @@
 // TWO: nvvm.cp.async.wait.group 0
 // TWO: nvvm.tcgen05.mma.block_scale
 // TWO: nvvm.tcgen05.commit
-// TWO: mbarrier.try_wait.parity.shared::cta.b64
+// TWO: nvvm.mbarrier.try_wait
 // TWO: nvvm.cp.async.commit.group
 func.func @gemv(%a: memref<1x128x256xi8>, %sfa: memref<1x128x32xf8E4M3FN>,
     %b: memref<1x256xi8>, %sfb: memref<1x32xf8E4M3FN>, %c: memref<1x128xf32>) {
