@@ -3,8 +3,10 @@
 //
 // Everything the tcgen05 GEMV kernel computes from indices, in one place: the
 // shared-memory map of its stage ring, the tensor-memory columns, the
-// descriptors, the pipeline's slot/phase schedule, and which global bytes each
-// thread copies where. Plain C++17, header-only, no MLIR.
+// descriptors, the pipeline's slot/phase schedule, which global bytes each
+// thread copies where, and the tensor maps and boxes of the tensor copies
+// (whose bytes land where the threads' copies would put them). Plain C++17,
+// header-only, no MLIR.
 //
 // The per-thread copy formulas are templates over the index type `V`: the
 // lowering instantiates them with a wrapper whose operators build `arith` ops
@@ -29,6 +31,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace nvfp4::tcgen05::plan {
 
@@ -272,12 +275,13 @@ struct GemvPlan {
     return (tmaA() ? aBoxesPerStage() * aMap().boxBytes() : 0) +
            (tmaSfa() ? sfaMap().boxBytes() : 0);
   }
-  /// Box `box` of A for `stage`: coordinates (innermost first) and the
-  /// shared offset it lands at.
+  /// One tensor copy: the box's coordinates, innermost first (as many as
+  /// the map's rank, the rest 0), and the shared offset it lands at.
   template <class V> struct TensorCopy {
     V coords[4];
     V dst;
   };
+  /// Box `box` (0..aBoxesPerStage-1) of A for `stage`, into `slot`.
   template <class V>
   TensorCopy<V> aTensorCopy(int64_t box, V stage, V slot, V batch,
                             V rowTile) const {
@@ -285,7 +289,7 @@ struct GemvPlan {
              batch, vconst(batch, 0)},
             slot * slotBytes() + aOffset() + box * aTile().slabBytes()};
   }
-  /// The sfa atom of `stage` (its rank-4 coordinates).
+  /// The sfa atom of `stage`, into `slot`.
   template <class V>
   TensorCopy<V> sfaTensorCopy(V stage, V slot, V batch, V rowTile) const {
     return {{vconst(batch, 0), stage, rowTile, batch},
