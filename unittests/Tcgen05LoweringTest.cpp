@@ -37,19 +37,11 @@ using plan::GemvPlan;
 
 namespace {
 
+// The per-thread copies everywhere; Tcgen05TmaTest shows that the tensor
+// copies the kernel uses where the shape allows land the same bytes.
 GemvPlan makePlan(int64_t m, int64_t k, int64_t l, bool mxfp4, bool blocked,
                   int64_t stages) {
-  GemvPlan p;
-  p.m = m;
-  p.k = k;
-  p.l = l;
-  p.mxfp4 = mxfp4;
-  p.blocked = blocked;
-  p.stages = stages;
-  // The per-thread copies everywhere; Tcgen05TmaTest shows that the tensor
-  // copies the kernel uses where the shape allows land the same bytes.
-  p.tma = false;
-  return p;
+  return GemvPlan::of(m, k, l, mxfp4, blocked, stages, /*tma=*/false);
 }
 
 std::string describe(const GemvPlan &p) {

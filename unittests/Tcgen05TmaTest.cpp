@@ -25,18 +25,6 @@ using plan::GemvPlan;
 
 namespace {
 
-GemvPlan makePlan(int64_t m, int64_t k, int64_t l, bool mxfp4, bool blocked,
-                  int64_t stages) {
-  GemvPlan p;
-  p.m = m;
-  p.k = k;
-  p.l = l;
-  p.mxfp4 = mxfp4;
-  p.blocked = blocked;
-  p.stages = stages;
-  return p;
-}
-
 ref::GemvProblem problemOf(const GemvPlan &p) {
   ref::GemvProblem problem;
   problem.m = p.m;
@@ -84,33 +72,34 @@ std::vector<run::TensorMap> readMaps(const GemvPlan &p, std::string &error) {
 
 TEST(Tcgen05TmaTest, WhichCopiesAreTensorCopies) {
   // a: rows a multiple of 16 bytes and at least one 32-byte box row.
-  EXPECT_FALSE(makePlan(128, 32, 1, false, false, 4).tmaA());
-  EXPECT_FALSE(makePlan(128, 80, 1, false, false, 4).tmaA());
-  EXPECT_TRUE(makePlan(128, 64, 1, false, false, 4).tmaA());
-  EXPECT_TRUE(makePlan(130, 96, 1, true, false, 4).tmaA());
+  EXPECT_FALSE(GemvPlan::of(128, 32, 1, false, false, 4).tmaA());
+  EXPECT_FALSE(GemvPlan::of(128, 80, 1, false, false, 4).tmaA());
+  EXPECT_TRUE(GemvPlan::of(128, 64, 1, false, false, 4).tmaA());
+  EXPECT_TRUE(GemvPlan::of(130, 96, 1, true, false, 4).tmaA());
   // sfa: blocked, without padding columns in the last atom.
-  EXPECT_FALSE(makePlan(128, 1024, 1, false, false, 4).tmaSfa());
-  EXPECT_TRUE(makePlan(128, 1024, 1, false, true, 4).tmaSfa());
-  EXPECT_FALSE(makePlan(128, 96, 1, false, true, 4).tmaSfa());
-  EXPECT_FALSE(makePlan(257, 1056, 1, true, true, 4).tmaSfa());
+  EXPECT_FALSE(GemvPlan::of(128, 1024, 1, false, false, 4).tmaSfa());
+  EXPECT_TRUE(GemvPlan::of(128, 1024, 1, false, true, 4).tmaSfa());
+  EXPECT_FALSE(GemvPlan::of(128, 96, 1, false, true, 4).tmaSfa());
+  EXPECT_FALSE(GemvPlan::of(257, 1056, 1, true, true, 4).tmaSfa());
   // Off: every copy by the threads, and no full barriers.
-  GemvPlan off = makePlan(128, 1024, 1, false, true, 4);
+  GemvPlan off = GemvPlan::of(128, 1024, 1, false, true, 4);
   off.tma = false;
   EXPECT_FALSE(off.usesTma());
   EXPECT_EQ(off.tmemSlotOffset(), off.barrierOffset(4));
-  GemvPlan on = makePlan(128, 1024, 1, false, true, 4);
+  GemvPlan on = GemvPlan::of(128, 1024, 1, false, true, 4);
   EXPECT_EQ(on.tmemSlotOffset(), on.barrierOffset(8));
   EXPECT_EQ(on.fullBarrierOffset(1), on.ringBytes() + 8 * 5);
   // The full barrier counts every box of a stage.
   EXPECT_EQ(on.tmaStageBytes(), 128 * 32 + 512);
-  EXPECT_EQ(makePlan(64, 2048, 1, true, false, 4).tmaStageBytes(), 2 * 64 * 32);
+  EXPECT_EQ(GemvPlan::of(64, 2048, 1, true, false, 4).tmaStageBytes(),
+            2 * 64 * 32);
 }
 
 TEST(Tcgen05TmaTest, TheRunnerAcceptsTheMaps) {
-  for (GemvPlan p : {makePlan(7168, 16384, 1, false, false, 4),
-                     makePlan(7168, 2048, 4, false, true, 4),
-                     makePlan(64, 64, 3, true, true, 2),
-                     makePlan(130, 96, 2, true, false, 1)}) {
+  for (GemvPlan p : {GemvPlan::of(7168, 16384, 1, false, false, 4),
+                     GemvPlan::of(7168, 2048, 4, false, true, 4),
+                     GemvPlan::of(64, 64, 3, true, true, 2),
+                     GemvPlan::of(130, 96, 2, true, false, 1)}) {
     std::string error;
     std::vector<run::TensorMap> maps = readMaps(p, error);
     EXPECT_EQ(error, "");
@@ -182,11 +171,11 @@ void compareStage(const GemvPlan &p, const std::vector<run::TensorMap> &maps,
 }
 
 TEST(Tcgen05TmaTest, BoxesLandWhereThreadCopiesDo) {
-  for (GemvPlan p : {makePlan(256, 1024, 2, false, true, 3),
-                     makePlan(200, 96, 2, false, false, 2),
-                     makePlan(64, 2048, 1, true, true, 4),
-                     makePlan(130, 96, 3, true, false, 1),
-                     makePlan(300, 512, 1, false, true, 8)}) {
+  for (GemvPlan p : {GemvPlan::of(256, 1024, 2, false, true, 3),
+                     GemvPlan::of(200, 96, 2, false, false, 2),
+                     GemvPlan::of(64, 2048, 1, true, true, 4),
+                     GemvPlan::of(130, 96, 3, true, false, 1),
+                     GemvPlan::of(300, 512, 1, false, true, 8)}) {
     SCOPED_TRACE(std::to_string(p.m) + "x" + std::to_string(p.k) + "x" +
                  std::to_string(p.l) + (p.mxfp4 ? " mxfp4" : " nvfp4") +
                  (p.blocked ? " blocked" : " linear"));

@@ -1,17 +1,14 @@
 //===- Kernels.cpp - nvfp4-cpu-check: calling the compiled kernels --------===//
 //
 // The kernels are called through their llvm.emit_c_interface wrappers with
-// MLIR's memref descriptor (StridedMemRefType, header only: nothing of MLIR
-// is linked). Every buffer is described as bytes: the descriptor's element
-// type only matters to the kernel, which reads the sizes and strides.
+// MLIR's memref descriptor (MemrefDesc.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Kernels.h"
+#include "MemrefDesc.h"
 
 #include "nvfp4/Support/ScaleLayout.h"
-
-#include "mlir/ExecutionEngine/CRunnerUtils.h"
 
 #include <limits>
 
@@ -22,25 +19,8 @@ using ref::ScaleFormat;
 using ref::ScaleLayout;
 
 namespace {
-template <int N> using Memref = StridedMemRefType<uint8_t, N>;
 using D0 = Memref<0>;
-using D2 = Memref<2>;
-using D3 = Memref<3>;
-using D4 = Memref<4>;
 
-/// Descriptor of a contiguous row-major buffer.
-template <int N> Memref<N> desc(void *data, const int64_t (&sizes)[N]) {
-  Memref<N> d;
-  d.basePtr = d.data = static_cast<uint8_t *>(data);
-  d.offset = 0;
-  int64_t stride = 1;
-  for (int i = N - 1; i >= 0; --i) {
-    d.sizes[i] = sizes[i];
-    d.strides[i] = stride;
-    stride *= sizes[i];
-  }
-  return d;
-}
 D0 desc0(void *data) {
   return D0{static_cast<uint8_t *>(data), static_cast<uint8_t *>(data), 0};
 }

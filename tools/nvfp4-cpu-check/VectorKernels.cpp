@@ -7,10 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Kernels.h"
+#include "MemrefDesc.h"
 
 #include "nvfp4/Support/ScaleLayout.h"
-
-#include "mlir/ExecutionEngine/CRunnerUtils.h"
 
 using namespace nvfp4;
 using namespace nvfp4::cpucheck;
@@ -18,26 +17,6 @@ using ref::ElementType;
 using ref::ScaleFormat;
 using ref::ScaleLayout;
 using ref::VectorElement;
-
-namespace {
-template <int N> using Memref = StridedMemRefType<uint8_t, N>;
-using D2 = Memref<2>;
-using D3 = Memref<3>;
-using D4 = Memref<4>;
-
-template <int N> Memref<N> desc(void *data, const int64_t (&sizes)[N]) {
-  Memref<N> d;
-  d.basePtr = d.data = static_cast<uint8_t *>(data);
-  d.offset = 0;
-  int64_t stride = 1;
-  for (int i = N - 1; i >= 0; --i) {
-    d.sizes[i] = sizes[i];
-    d.strides[i] = stride;
-    stride *= sizes[i];
-  }
-  return d;
-}
-} // namespace
 
 extern "C" {
 // Packed b: a, sfa, b, sfb, c (S: the scale descriptor of the layout).

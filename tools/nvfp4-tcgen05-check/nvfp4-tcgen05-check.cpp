@@ -421,13 +421,8 @@ int main(int argc, char **argv) {
           app, argc, argv, "nvfp4-tcgen05-check"))
     return *status;
 
-  plan::GemvPlan p;
-  p.m = m;
-  p.k = k;
-  p.l = l;
-  p.mxfp4 = format == "mxfp4";
-  p.blocked = layoutName == "blocked";
-  p.stages = stages;
+  plan::GemvPlan p = plan::GemvPlan::of(m, k, l, format == "mxfp4",
+                                        layoutName == "blocked", stages);
   std::string why;
   if (!p.isValid(&why)) {
     std::fprintf(stderr, "nvfp4-tcgen05-check: error: %s\n", why.c_str());

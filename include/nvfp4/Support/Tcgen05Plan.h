@@ -83,6 +83,20 @@ struct GemvPlan {
   /// (tmaA(), tmaSfa()); the rest is copied by the threads.
   bool tma = true;
 
+  /// The plan of an M x K x L problem.
+  static GemvPlan of(int64_t m, int64_t k, int64_t l, bool mxfp4, bool blocked,
+                     int64_t stages, bool tma = true) {
+    GemvPlan p;
+    p.m = m;
+    p.k = k;
+    p.l = l;
+    p.mxfp4 = mxfp4;
+    p.blocked = blocked;
+    p.stages = stages;
+    p.tma = tma;
+    return p;
+  }
+
   //--- Problem -------------------------------------------------------------//
   int64_t block() const { return mxfp4 ? 32 : 16; }
   ScaleVec scaleVec() const {

@@ -83,14 +83,11 @@ struct GemvToTcgen05Lowering : public OpRewritePattern<GemvOp> {
                               "K and L)");
     }
     MemRefType a = op.getA().getType();
-    plan::GemvPlan p;
-    p.l = a.getDimSize(0);
-    p.m = a.getDimSize(1);
-    p.k = a.getDimSize(2) * 2;
-    p.mxfp4 = op.getFormat() == ScaleFormat::MXFP4;
-    p.blocked = op.getLayout() == ScaleLayout::Blocked128x4;
-    p.stages = options.stages;
-    p.tma = options.tmaCopies;
+    plan::GemvPlan p = plan::GemvPlan::of(
+        a.getDimSize(1), a.getDimSize(2) * 2, a.getDimSize(0),
+        op.getFormat() == ScaleFormat::MXFP4,
+        op.getLayout() == ScaleLayout::Blocked128x4, options.stages,
+        options.tmaCopies);
     std::string why;
     if (!p.isValid(&why))
       return op.emitOpError() << "cannot lower to tcgen05: " << why;
