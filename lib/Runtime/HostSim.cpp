@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/Runtime/HostSimABI.h"
+#include "nvfp4/Support/Chips.h"
 #include "nvfp4/Support/Formats.h"
 
 #include <cmath>
@@ -30,9 +31,10 @@
 #include <unistd.h>
 #include <vector>
 
+using nvfp4::kWarpSize;
+
 namespace {
 
-constexpr int kWarpSize = 32;
 constexpr size_t kStackBytes = 128 * 1024;
 
 enum class State { Ready, AtBarrier, AtShuffle, Done, Failed };

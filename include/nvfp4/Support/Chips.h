@@ -16,6 +16,9 @@
 
 namespace nvfp4 {
 
+/// Threads of a warp, on every chip the compiler targets.
+inline constexpr int64_t kWarpSize = 32;
+
 struct ChipInfo {
   std::string_view name;        // PTX target, e.g. "sm_90a"
   std::string_view ptxFeatures; // NVVM target features

@@ -24,6 +24,7 @@
 #ifndef NVFP4_SUPPORT_TCGEN05PLAN_H
 #define NVFP4_SUPPORT_TCGEN05PLAN_H
 
+#include "nvfp4/Support/Chips.h"
 #include "nvfp4/Support/ScaleLayout.h"
 #include "nvfp4/Support/Tcgen05Descriptors.h"
 #include "nvfp4/Support/TensorMap.h"
@@ -46,7 +47,6 @@ inline int64_t vconst(int64_t /*like*/, int64_t c) { return c; }
 inline constexpr int64_t kTileRows = 128;
 /// One thread per row: four warps, warp w reading TMEM lanes 32w..32w+31.
 inline constexpr int64_t kThreads = 128;
-inline constexpr int64_t kWarpSize = 32;
 /// The vector is B of the MMA, padded to the smallest N (rows 1-7 are zero).
 inline constexpr int64_t kMmaN = 8;
 /// A stage covers one 128x4 scale atom column: 4 scale columns of K.

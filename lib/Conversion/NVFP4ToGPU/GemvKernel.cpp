@@ -644,7 +644,8 @@ struct KernelBuilder {
       nvgpu::MBarrierInitOp::create(b, loc, barriers, IV::index(b, loc, 1),
                                     IV::index(b, loc, s), first);
       nvgpu::MBarrierInitOp::create(
-          b, loc, barriers, IV::index(b, loc, cfg.threads() / kWarpThreads),
+          b, loc, barriers,
+          IV::index(b, loc, cfg.threads() / ::nvfp4::kWarpSize),
           emptyBarrier(IV::index(b, loc, s)), first);
     }
     // The initialised barriers must be visible to the copy engine and to
@@ -674,8 +675,8 @@ struct KernelBuilder {
     llvm::append_range(init, loadStepOperands(stepByte(IV::index(b, loc, 0),
                                                        /*clamp=*/true)));
     Value warpLeader = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::eq, IV(b, loc, threadId) % kWarpThreads,
-        IV::index(b, loc, 0));
+        b, loc, arith::CmpIPredicate::eq,
+        IV(b, loc, threadId) % ::nvfp4::kWarpSize, IV::index(b, loc, 0));
     auto loop = scf::ForOp::create(
         b, loc, IV::index(b, loc, 0), IV::index(b, loc, steps),
         IV::index(b, loc, 1), init,

@@ -5,15 +5,13 @@
 
 #include "nvfp4/Conversion/Passes.h"
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4.h"
+#include "nvfp4/Support/Chips.h"
 
 #include <string>
 
 namespace mlir::nvfp4 {
 
 enum class DecodeMethod { Dp4a, Cvt, F32 };
-
-/// Threads of a warp.
-inline constexpr int64_t kWarpThreads = 32;
 
 /// Every choice resolved for one gemv shape.
 struct KernelConfig {
@@ -36,7 +34,9 @@ struct KernelConfig {
   int64_t rowGroups() const { return rowsPerBlock / rowsPerThread; }
   /// The CTA's threads: with tma, one producer warp past the threads()
   /// that compute issues the copies.
-  int64_t launchThreads() const { return threads() + (tma ? kWarpThreads : 0); }
+  int64_t launchThreads() const {
+    return threads() + (tma ? ::nvfp4::kWarpSize : 0);
+  }
 };
 
 /// Resolves the pass options for `op` (static shapes; 0 or empty: the chip's

@@ -68,7 +68,7 @@ void KernelEmitter::forLoop(int64_t lo, int64_t hi,
 void KernelEmitter::emitSetup() {
   MLIRContext *ctx = b.getContext();
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  warp = iv(tid) / plan::kWarpSize;
+  warp = iv(tid) / ::nvfp4::kWarpSize;
   rowTile = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   batch = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
 
