@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/Support/Tcgen05Plan.h"
+#include "nvfp4/Support/Tcgen05Problem.h"
 
 #include "nvfp4/Support/Formats.h"
 #include "nvfp4/Support/Reference.h"
@@ -585,14 +586,7 @@ void checkAgainstReference(const GemvPlan &p, uint64_t seed,
   SCOPED_TRACE(describe(p));
   std::string why;
   ASSERT_TRUE(p.isValid(&why)) << why;
-  ref::GemvProblem problem;
-  problem.m = p.m;
-  problem.k = p.k;
-  problem.l = p.l;
-  problem.format = p.mxfp4 ? ref::ScaleFormat::MXFP4 : ref::ScaleFormat::NVFP4;
-  problem.layout =
-      p.blocked ? ref::ScaleLayout::Blocked128x4 : ref::ScaleLayout::Linear;
-  problem.output = ref::ElementType::F32;
+  ref::GemvProblem problem = gemvProblemOf(p);
   problem.alpha = 0.75f;
   ref::GemvInputs in =
       ref::generateGemvInputs(problem, ref::Distribution::Full, seed);

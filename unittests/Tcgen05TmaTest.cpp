@@ -16,6 +16,7 @@
 #include "nvfp4-run/Manifest.h"
 #include "nvfp4/Support/Reference.h"
 #include "nvfp4/Support/Tcgen05Plan.h"
+#include "nvfp4/Support/Tcgen05Problem.h"
 
 #include <gtest/gtest.h>
 
@@ -24,17 +25,6 @@ using namespace nvfp4::tcgen05;
 using plan::GemvPlan;
 
 namespace {
-
-ref::GemvProblem problemOf(const GemvPlan &p) {
-  ref::GemvProblem problem;
-  problem.m = p.m;
-  problem.k = p.k;
-  problem.l = p.l;
-  problem.format = p.mxfp4 ? ref::ScaleFormat::MXFP4 : ref::ScaleFormat::NVFP4;
-  problem.layout =
-      p.blocked ? ref::ScaleLayout::Blocked128x4 : ref::ScaleLayout::Linear;
-  return problem;
-}
 
 /// The plan's maps as the runner reads them from a manifest.
 std::vector<run::TensorMap> readMaps(const GemvPlan &p, std::string &error) {
@@ -66,7 +56,7 @@ std::vector<run::TensorMap> readMaps(const GemvPlan &p, std::string &error) {
   if (!doc)
     return {};
   std::optional<std::vector<run::TensorMap>> maps = run::readTensorMaps(
-      *doc, params, run::bufferSizes(problemOf(p)).byParam(), error);
+      *doc, params, run::bufferSizes(gemvProblemOf(p)).byParam(), error);
   return maps ? *maps : std::vector<run::TensorMap>();
 }
 
@@ -185,7 +175,7 @@ TEST(Tcgen05TmaTest, BoxesLandWhereThreadCopiesDo) {
     std::vector<run::TensorMap> maps = readMaps(p, error);
     ASSERT_EQ(error, "");
     ref::GemvInputs in =
-        ref::generateGemvInputs(problemOf(p), ref::Distribution::Full, 5);
+        ref::generateGemvInputs(gemvProblemOf(p), ref::Distribution::Full, 5);
     for (int64_t batch = 0; batch < p.l; ++batch)
       for (int64_t tile = 0; tile < p.rowTiles(); ++tile)
         for (int64_t stage = 0; stage < p.kStages(); ++stage)

@@ -23,6 +23,7 @@
 
 #include "nvfp4/Support/Reference.h"
 #include "nvfp4/Support/Tcgen05Plan.h"
+#include "nvfp4/Support/Tcgen05Problem.h"
 
 #include "nvfp4/Support/CheckToolCommandLine.h"
 
@@ -545,14 +546,7 @@ int main(int argc, char **argv) {
                       std::to_string(period));
     }
 
-  ref::GemvProblem problem;
-  problem.m = m;
-  problem.k = k;
-  problem.l = l;
-  problem.format = p.mxfp4 ? ref::ScaleFormat::MXFP4 : ref::ScaleFormat::NVFP4;
-  problem.layout =
-      p.blocked ? ref::ScaleLayout::Blocked128x4 : ref::ScaleLayout::Linear;
-  problem.output = ref::ElementType::F32;
+  ref::GemvProblem problem = tcgen05::gemvProblemOf(p);
   ref::GemvInputs in =
       ref::generateGemvInputs(problem, ref::Distribution::Full, seed);
   std::vector<double> want = ref::gemvExact(problem, in.a.data(), in.sfa.data(),

@@ -52,7 +52,6 @@ inline constexpr int64_t kMmaN = 8;
 /// A stage covers one 128x4 scale atom column: 4 scale columns of K.
 inline constexpr int64_t kScaleColsPerStage = layout::kAtomCols;
 inline constexpr int64_t kAtomBytes = layout::kAtomBytes;
-inline constexpr int64_t kMbarrierBytes = 8;
 inline constexpr int64_t kMaxStages = 8;
 /// Shared memory one CTA may use on sm_100a (227 KiB, opt-in above 48 KiB).
 inline constexpr int64_t kMaxSharedBytes = 227 * 1024;

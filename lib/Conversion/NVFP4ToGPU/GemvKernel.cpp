@@ -1126,7 +1126,7 @@ void mlir::nvfp4::buildGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel,
             b.getContext(),
             gpu::AddressSpaceAttr::get(
                 b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace()),
-            2 * cfg.asyncCopyStages));
+            tmaBarrierCount(cfg)));
   }
   kb.build();
   gpu::ReturnOp::create(b, loc);

@@ -271,7 +271,7 @@ int64_t mlir::nvfp4::sharedMemoryBytes(GemvOp op, const KernelConfig &cfg) {
     bytes += 4; // the "last CTA" flag
   bytes += asyncCopyBytes(cfg);
   if (cfg.tma)
-    bytes += 2 * cfg.asyncCopyStages * 8; // a full and an empty mbarrier
+    bytes += tmaBarrierCount(cfg) * ::nvfp4::kMbarrierBytes;
   return bytes;
 }
 

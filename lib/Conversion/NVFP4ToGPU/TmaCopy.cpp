@@ -42,6 +42,10 @@ SmallVector<int64_t> boxSizes(GemvOp op, const KernelConfig &cfg) {
 
 int64_t mlir::nvfp4::tmaElementBytes() { return elementBytes(); }
 
+int64_t mlir::nvfp4::tmaBarrierCount(const KernelConfig &cfg) {
+  return 2 * cfg.asyncCopyStages;
+}
+
 SmallVector<int64_t> mlir::nvfp4::tmaStageShape(const KernelConfig &cfg) {
   return {cfg.asyncCopyStages * cfg.splitK, cfg.rowsPerBlock,
           stepElements(cfg)};

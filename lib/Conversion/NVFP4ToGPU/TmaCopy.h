@@ -27,6 +27,10 @@ SmallVector<int64_t> tmaStageShape(const KernelConfig &cfg);
 /// tmaStageShape, cut to the tensor where it is smaller.
 SmallVector<int64_t> tmaBoxShape(GemvOp op, const KernelConfig &cfg);
 
+/// mbarriers of the stages: a full one per stage (the copies' bytes), then
+/// an empty one per stage (the consumer warps' releases).
+int64_t tmaBarrierCount(const KernelConfig &cfg);
+
 /// a's tensor map for `op` (the kernel's last parameter).
 ::nvfp4::tensormap::TiledMap tmaMap(GemvOp op, const KernelConfig &cfg);
 

@@ -155,7 +155,7 @@ void KernelEmitter::emitStageLanded(int64_t pending, Value stage, Value slot) {
   if (fullBarriers)
     mbarrierWaitParity(
         b, loc,
-        smemAt(plan.fullBarrierOffset(0) + iv(slot) * plan::kMbarrierBytes),
+        smemAt(plan.fullBarrierOffset(0) + iv(slot) * ::nvfp4::kMbarrierBytes),
         toI32(b, loc, plan.parityOf(iv(stage))));
   // Each thread's own copies are now visible to it: thread t checks the
   // signs of row t's scales, thread sfbThread those of the vector.
