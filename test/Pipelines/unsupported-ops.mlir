@@ -1,6 +1,6 @@
 // Every GPU pipeline names each nvfp4 op it has no kernel for, at the op,
-// and fails: quantize, dequantize, and the gemv forms only the CPU lowering
-// implements (N vectors, 16-bit b).
+// and fails: quantize and dequantize. (The gemv forms the tcgen05 lowering
+// lacks: tcgen05-one-vector.mlir.)
 // RUN: nvfp4-opt %s -split-input-file -verify-diagnostics --convert-nvfp4-to-gpu
 // RUN: nvfp4-opt %s -split-input-file -verify-diagnostics --convert-nvfp4-to-tcgen05
 // RUN: nvfp4-opt %s -split-input-file -verify-diagnostics --nvfp4-to-ptx
@@ -30,66 +30,5 @@ func.func @dequantize(%q: memref<1x4x16xi8>, %s: memref<1x4x1xf8E8M0FNU>,
   // expected-error @+1 {{'nvfp4.dequantize' op has no GPU lowering; --nvfp4-cpu-pipeline lowers it}}
   nvfp4.dequantize <mxfp4> <linear> %q, %s into %y
       : memref<1x4x16xi8>, memref<1x4x1xf8E8M0FNU> into memref<1x4x32xbf16>
-  return
-}
-
-// -----
-
-// CHECK-DAG: error: 'nvfp4.gemv' op has no GPU kernel for N = 4 vectors (b [L, N, K/2]; the GPU lowerings take one vector, b [L, K/2]); --nvfp4-cpu-pipeline lowers it
-func.func @vectors(%a: memref<1x128x32xi8>, %sfa: memref<1x128x4xf8E4M3FN>,
-    %b: memref<1x4x32xi8>, %sfb: memref<1x4x4xf8E4M3FN>, %c: memref<1x4x128xf32>) {
-  // expected-error @+1 {{has no GPU kernel for N = 4 vectors (b [L, N, K/2]; the GPU lowerings take one vector, b [L, K/2])}}
-  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c
-      : memref<1x128x32xi8>, memref<1x128x4xf8E4M3FN>, memref<1x4x32xi8>,
-        memref<1x4x4xf8E4M3FN> into memref<1x4x128xf32>
-  return
-}
-
-// -----
-
-// CHECK-DAG: error: 'nvfp4.gemv' op has no GPU kernel for N = 1 vector
-func.func @one_vector_with_dim(%a: memref<1x128x32xi8>,
-    %sfa: memref<1x1x1x512xf8E8M0FNU>, %b: memref<1x1x32xi8>,
-    %sfb: memref<1x1x1x512xf8E8M0FNU>, %c: memref<1x1x128xf16>) {
-  // expected-error @+1 {{has no GPU kernel for N = 1 vector (b [L, N, K/2]}}
-  nvfp4.gemv <mxfp4> <blocked128x4> %a, %sfa, %b, %sfb into %c
-      : memref<1x128x32xi8>, memref<1x1x1x512xf8E8M0FNU>, memref<1x1x32xi8>,
-        memref<1x1x1x512xf8E8M0FNU> into memref<1x1x128xf16>
-  return
-}
-
-// -----
-
-// CHECK-DAG: error: 'nvfp4.gemv' op has no GPU kernel for b of 'bf16' values (the GPU lowerings take one vector of packed e2m1); --nvfp4-cpu-pipeline lowers it
-func.func @bf16_vector(%a: memref<1x128x32xi8>, %sfa: memref<1x128x4xf8E4M3FN>,
-    %b: memref<1x64xbf16>, %c: memref<1x128xf16>) {
-  // expected-error @+1 {{has no GPU kernel for b of 'bf16' values}}
-  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b into %c
-      : memref<1x128x32xi8>, memref<1x128x4xf8E4M3FN>, memref<1x64xbf16>
-        into memref<1x128xf16>
-  return
-}
-
-// -----
-
-// CHECK-DAG: error: 'nvfp4.gemv' op has no GPU kernel for b of 'f16' values
-func.func @f16_vectors(%a: memref<2x128x32xi8>, %sfa: memref<2x128x2xf8E8M0FNU>,
-    %b: memref<2x3x64xf16>, %c: memref<2x3x128xf32>, %alpha: f32) {
-  // expected-error @+1 {{has no GPU kernel for b of 'f16' values}}
-  nvfp4.gemv <mxfp4> <linear> %a, %sfa, %b into %c alpha(%alpha)
-      : memref<2x128x32xi8>, memref<2x128x2xf8E8M0FNU>, memref<2x3x64xf16>
-        into memref<2x3x128xf32>
-  return
-}
-
-// -----
-
-// CHECK-DAG: error: 'nvfp4.gemv' op has no GPU kernel for a dynamic number of vectors
-func.func @dynamic_vectors(%a: memref<1x128x32xi8>, %sfa: memref<1x128x4xf8E4M3FN>,
-    %b: memref<1x?x32xi8>, %sfb: memref<1x?x4xf8E4M3FN>, %c: memref<1x?x128xf32>) {
-  // expected-error @+1 {{has no GPU kernel for a dynamic number of vectors}}
-  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c
-      : memref<1x128x32xi8>, memref<1x128x4xf8E4M3FN>, memref<1x?x32xi8>,
-        memref<1x?x4xf8E4M3FN> into memref<1x?x128xf32>
   return
 }

@@ -64,7 +64,9 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
     through the non-coherent path without L1 allocation (`cache-hints`).
     `decode` picks how e2m1 becomes arithmetic: `dp4a` (byte lookups with
     nvvm.prmt and integer 4-way dot products), `cvt`
-    (nvvm.convert.f4x2.to.f16x2, sm_100a) or `f32` (plain integer decode).
+    (nvvm.convert.f4x2.to.f16x2, sm_100a) or `f32` (plain integer decode; the
+    only one, and the default, for b of f16 or bf16 values). With N vectors
+    a thread decodes each unit of a once for all of them.
     Every option left at 0 is chosen per shape and chip by the cost model
     of docs/design.md (constants measured on the H200, docs/benchmarks.md).
   }];
@@ -119,8 +121,8 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
     NVFP4Option<"maxRegisters", "max-registers", "int64_t", "0",
                 "Register cap per thread given to ptxas (.maxnreg; 0: none)">,
     NVFP4Option<"vectorInShared", "vector-in-shared", "bool", "false",
-                "Decode b once per CTA into shared memory (dp4a; when it "
-                "fits)">,
+                "Decode b once per CTA into shared memory (dp4a, one "
+                "packed vector; when it fits)">,
     NVFP4Option<"asyncCopyStages", "async-copy-stages", "int64_t", "0",
                 "Stages of a copied into shared memory by cp.async "
                 "(nvgpu.device_async_copy) ahead of the decode, so the "

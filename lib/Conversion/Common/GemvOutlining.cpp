@@ -20,7 +20,14 @@ std::string mlir::nvfp4::gemvKernelName(GemvOp op, StringRef suffix) {
   std::string name;
   llvm::raw_string_ostream os(name);
   os << "nvfp4_gemv_" << a.getDimSize(1) << "x" << a.getDimSize(2) * 2 << "x"
-     << a.getDimSize(0) << "_" << stringifyScaleFormat(op.getFormat()) << "_"
+     << a.getDimSize(0);
+  // The one-vector packed form keeps its name; the others say N and b's
+  // element type.
+  if (op.hasVectorDim())
+    os << "_n" << op.getNumVectors();
+  if (!op.hasPackedB())
+    os << "_v" << op.getB().getType().getElementType();
+  os << "_" << stringifyScaleFormat(op.getFormat()) << "_"
      << stringifyScaleLayout(op.getLayout()) << "_"
      << op.getC().getType().getElementType() << suffix;
   return name;
@@ -54,7 +61,7 @@ gpu::GPUFuncOp mlir::nvfp4::createGemvKernel(RewriterBase &b, ModuleOp module,
   gpu::GPUModuleOp gpuModule = createKernelModule(b, module, loc, name, chip);
 
   SmallVector<Type> argTypes;
-  for (Value v : {op.getA(), op.getSfa(), op.getB(), op.getSfb(), op.getC()})
+  for (Value v : gemvBufferOperands(op))
     argTypes.push_back(v.getType());
   if (op.getAlpha())
     argTypes.push_back(b.getF32Type());
@@ -108,8 +115,7 @@ void mlir::nvfp4::replaceGemvWithLaunch(RewriterBase &b, GemvOp op,
   auto cst = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   };
-  SmallVector<Value> args = {op.getA(), op.getSfa(), op.getB(), op.getSfb(),
-                             op.getC()};
+  SmallVector<Value> args = gemvBufferOperands(op);
   if (op.getAlpha())
     args.push_back(op.getAlpha());
   llvm::append_range(args, extraArgs);
@@ -184,22 +190,30 @@ LogicalResult mlir::nvfp4::checkGemvGpuSizes(GemvOp op) {
            {"L", a.getDimSize(0)}});
 }
 
-LogicalResult mlir::nvfp4::checkGemvHasGpuKernel(GemvOp op) {
+SmallVector<Value> mlir::nvfp4::gemvBufferOperands(GemvOp op) {
+  SmallVector<Value> buffers = {op.getA(), op.getSfa(), op.getB()};
+  if (op.getSfb())
+    buffers.push_back(op.getSfb());
+  buffers.push_back(op.getC());
+  return buffers;
+}
+
+LogicalResult mlir::nvfp4::checkOneVectorGemv(GemvOp op, StringRef lowering) {
   MemRefType b = op.getB().getType();
   if (!op.hasPackedB())
     return op.emitOpError()
-           << "has no GPU kernel for b of " << b.getElementType()
-           << " values (the GPU lowerings take one vector of packed e2m1); "
-              "--nvfp4-cpu-pipeline lowers it";
+           << "has no " << lowering << " kernel for b of " << b.getElementType()
+           << " values (it takes one vector of packed e2m1); "
+              "--convert-nvfp4-to-gpu and --nvfp4-cpu-pipeline lower it";
   if (op.hasVectorDim()) {
     int64_t n = b.getDimSize(1);
-    auto diag = op.emitOpError() << "has no GPU kernel for ";
+    auto diag = op.emitOpError() << "has no " << lowering << " kernel for ";
     if (ShapedType::isDynamic(n))
       diag << "a dynamic number of vectors";
     else
       diag << "N = " << n << (n == 1 ? " vector" : " vectors");
-    diag << " (b [L, N, K/2]; the GPU lowerings take one vector, b [L, K/2]); "
-            "--nvfp4-cpu-pipeline lowers it";
+    diag << " (b [L, N, K/2]; it takes one vector, b [L, K/2]); "
+            "--convert-nvfp4-to-gpu and --nvfp4-cpu-pipeline lower it";
     return diag;
   }
   return success();

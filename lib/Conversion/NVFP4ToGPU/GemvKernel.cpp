@@ -60,7 +60,8 @@ Value elementPointer(OpBuilder &b, Location loc, Value memref,
       b, loc, LLVM::LLVMPointerType::get(b.getContext()), addr);
 }
 
-/// Loads `bytes` (8 or 16) bytes at `memref[indices]` as i32 words. With
+/// Loads `bytes` (8 or 16) bytes at `memref[indices]` (of any element
+/// type) as i32 words. With
 /// `streaming`, the load takes the read-only path without allocating in L1
 /// (the matrix is read exactly once); PTX has no MLIR op for that hint.
 SmallVector<Value> loadWords(OpBuilder &b, Location loc, Value memref,
@@ -69,7 +70,9 @@ SmallVector<Value> loadWords(OpBuilder &b, Location loc, Value memref,
   int64_t count = bytes / 4;
   SmallVector<Value> words;
   if (!streaming) {
-    auto vecType = VectorType::get({bytes}, b.getI8Type());
+    Type element = cast<MemRefType>(memref.getType()).getElementType();
+    auto vecType =
+        VectorType::get({bytes * 8 / element.getIntOrFloatBitWidth()}, element);
     Value v =
         vector::LoadOp::create(b, loc, vecType, memref, indices,
                                /*nontemporal=*/false, llvm::MaybeAlign(bytes));
@@ -127,6 +130,26 @@ struct KernelBuilder {
   SmallVector<Value> rows; // clamped row indices, one per rows-per-thread
 
   int64_t rowBytes() { return op.getA().getType().getDimSize(2); }
+  /// N, and whether b is packed e2m1 (else 16-bit values, no scales).
+  int64_t vectors() { return op.getNumVectors(); }
+  bool packedVector() { return op.hasPackedB(); }
+  /// i32 words of b a step loads per vector: 16-bit values take four
+  /// times the bytes of e2m1 codes.
+  int64_t vectorStepWords() {
+    return packedVector() ? cfg.bytesPerLoad / 4 : cfg.bytesPerLoad;
+  }
+  /// Indices of b's element `element` of vector `v`.
+  SmallVector<Value> vectorIndices(int64_t v, Value element) {
+    if (!op.hasVectorDim())
+      return {batch, element};
+    return {batch, IV::index(b, loc, v), element};
+  }
+  /// Indices of c's element of vector `v`, row `row`.
+  SmallVector<Value> outputIndices(int64_t v, Value row) {
+    if (!op.hasVectorDim())
+      return {batch, row};
+    return {batch, IV::index(b, loc, v), row};
+  }
   int64_t numRows() { return op.getA().getType().getDimSize(1); }
   int64_t chunks() { return rowBytes() / cfg.bytesPerLoad; }
   ScaleFormat format() { return op.getFormat(); }
@@ -318,16 +341,35 @@ struct KernelBuilder {
     return words;
   }
 
-  /// The global loads of one step besides a, undecoded: b's words (unless
-  /// b is prepared in shared memory), then b's scale bits, then a's (one
-  /// line, or each row's bits).
+  /// The global loads of one step besides a, undecoded: each vector's words
+  /// of b (unless b is prepared in shared memory), then each vector's scale
+  /// bits (packed b), then a's (one line, or each row's bits).
   SmallVector<Value> loadStepOperands(Value kByte) {
     SmallVector<Value> operands;
     if (!preparedVec)
-      operands =
-          loadWords(b, loc, vec, {batch, kByte}, cfg.bytesPerLoad, false);
-    llvm::append_range(
-        operands, loadUnitScaleBits(sfb, true, IV::index(b, loc, 0), kByte));
+      for (int64_t v = 0; v < vectors(); ++v) {
+        if (packedVector()) {
+          llvm::append_range(operands,
+                             loadWords(b, loc, vec, vectorIndices(v, kByte),
+                                       cfg.bytesPerLoad, false));
+          continue;
+        }
+        // Two 16-bit values a byte of a, loaded 16 bytes at a time.
+        Value first = IV(b, loc, kByte) * 2;
+        for (int64_t part = 0; part < cfg.bytesPerLoad / 4; ++part)
+          llvm::append_range(
+              operands,
+              loadWords(b, loc, vec,
+                        vectorIndices(v, IV(b, loc, first) + 8 * part), 16,
+                        false));
+      }
+    if (packedVector())
+      for (int64_t v = 0; v < vectors(); ++v)
+        llvm::append_range(
+            operands,
+            op.hasVectorDim()
+                ? loadUnitScaleBits(sfb, false, IV::index(b, loc, v), kByte)
+                : loadUnitScaleBits(sfb, true, IV::index(b, loc, 0), kByte));
     if (cfg.interleaveRows) {
       operands.push_back(loadInterleavedScaleLine(kByte));
       return operands;
@@ -337,20 +379,26 @@ struct KernelBuilder {
     return operands;
   }
 
-  /// acc[r] += one step's contribution: the words of a (each row's
-  /// bytes-per-load / 4) and the operands of loadStepOperands(kByte).
+  /// acc[r * N + v] += one step's contribution of row r and vector v: the
+  /// words of a (each row's bytes-per-load / 4) and the operands of
+  /// loadStepOperands(kByte).
   SmallVector<Value> computeStep(Value kByte, ArrayRef<Value> operands,
                                  ArrayRef<Value> aWords, ArrayRef<Value> acc) {
     int64_t wordsPerLoad = cfg.bytesPerLoad / 4;
     int64_t scaleBits = pairedScales() ? 1 : cfg.bytesPerLoad / 8;
+    int64_t n = vectors();
     ArrayRef<Value> rest = operands;
     ArrayRef<Value> bWords;
     if (!preparedVec) {
-      bWords = rest.take_front(wordsPerLoad);
-      rest = rest.drop_front(wordsPerLoad);
+      bWords = rest.take_front(n * vectorStepWords());
+      rest = rest.drop_front(n * vectorStepWords());
     }
-    SmallVector<Value> sbs = decodeUnitScales(rest.take_front(scaleBits));
-    rest = rest.drop_front(scaleBits);
+    SmallVector<SmallVector<Value>> sbs;
+    if (packedVector())
+      for (int64_t v = 0; v < n; ++v) {
+        sbs.push_back(decodeUnitScales(rest.take_front(scaleBits)));
+        rest = rest.drop_front(scaleBits);
+      }
     SmallVector<SmallVector<Value>> sas;
     if (cfg.interleaveRows)
       sas = decodeInterleavedScales(rest.front(), kByte);
@@ -358,26 +406,59 @@ struct KernelBuilder {
       for (size_t r = 0; r < rows.size(); ++r)
         sas.push_back(decodeUnitScales(rest.slice(r * scaleBits, scaleBits)));
     SmallVector<Value> result(acc.begin(), acc.end());
+    // (dot * sa) is exact, so the fma rounds once, as dot * (sa * sb) would;
+    // but two large ue8m0 scales never meet in an overflowing product that
+    // a zero dot would turn into NaN. 16-bit b has no scale: one fma.
+    auto accumulate = [&](size_t r, int64_t v, int64_t unit, Value dot) {
+      Value &sum = result[r * n + v];
+      if (!packedVector()) {
+        sum = math::FmaOp::create(b, loc, dot, sas[r][unit], sum);
+        return;
+      }
+      Value scaled = arith::MulFOp::create(b, loc, dot, sas[r][unit]);
+      sum = math::FmaOp::create(b, loc, scaled, sbs[v][unit], sum);
+    };
+    int64_t unitWords = vectorStepWords() / (cfg.bytesPerLoad / 8);
     for (int64_t unit = 0; unit < cfg.bytesPerLoad / 8; ++unit) {
-      SmallVector<Value> prepared =
-          preparedVec ? loadPreparedUnit(kByte, unit)
-                      : buildPrepareVectorUnit(b, loc, cfg.decode,
-                                               bWords.slice(2 * unit, 2));
-      for (size_t r = 0; r < rows.size(); ++r) {
-        Value dot = buildUnitDot(b, loc, cfg.decode,
-                                 aWords.slice(r * wordsPerLoad + 2 * unit, 2),
-                                 prepared);
-        // (dot * sa) is exact, so the fma rounds once, as dot * (sa * sb)
-        // would; but two large ue8m0 scales never meet in an overflowing
-        // product that a zero dot would turn into NaN.
-        Value scaled = arith::MulFOp::create(b, loc, dot, sas[r][unit]);
-        result[r] = math::FmaOp::create(b, loc, scaled, sbs[unit], result[r]);
+      auto vectorUnit = [&](int64_t v) {
+        if (preparedVec)
+          return loadPreparedUnit(kByte, unit);
+        ArrayRef<Value> words =
+            bWords.slice(v * vectorStepWords() + unit * unitWords, unitWords);
+        if (!packedVector())
+          return buildWideVectorUnit(
+              b, loc, cast<MemRefType>(vec.getType()).getElementType(), words);
+        return buildPrepareVectorUnit(b, loc, cfg.decode, words);
+      };
+      auto aUnit = [&](size_t r) {
+        return aWords.slice(r * wordsPerLoad + 2 * unit, 2);
+      };
+      if (n == 1 && packedVector()) {
+        // One vector: each row's decode feeds its one dot directly.
+        SmallVector<Value> prepared = vectorUnit(0);
+        for (size_t r = 0; r < rows.size(); ++r)
+          accumulate(r, 0, unit,
+                     buildUnitDot(b, loc, cfg.decode, aUnit(r), prepared));
+        continue;
+      }
+      // Several vectors (or 16-bit values): a's unit is decoded once and
+      // used by every vector.
+      SmallVector<SmallVector<Value>> preparedRows;
+      for (size_t r = 0; r < rows.size(); ++r)
+        preparedRows.push_back(
+            buildPrepareMatrixUnit(b, loc, cfg.decode, aUnit(r)));
+      for (int64_t v = 0; v < n; ++v) {
+        SmallVector<Value> prepared = vectorUnit(v);
+        for (size_t r = 0; r < rows.size(); ++r)
+          accumulate(r, v, unit,
+                     buildPreparedUnitDot(b, loc, cfg.decode, preparedRows[r],
+                                          prepared));
       }
     }
     return result;
   }
 
-  /// acc[r] += the contribution of steps [first, first + count) of K, whose
+  /// The sums plus the contribution of steps [first, first + count) of K, whose
   /// words of a were loaded by loadSteps.
   SmallVector<Value> computeSteps(Value first, int64_t count,
                                   ArrayRef<Value> aWords, ArrayRef<Value> acc,
@@ -838,7 +919,7 @@ struct KernelBuilder {
     if (preparedVec)
       buildSharedVectorPrologue();
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
-    SmallVector<Value> acc(cfg.rowsPerThread, zero);
+    SmallVector<Value> acc(cfg.rowsPerThread * vectors(), zero);
     if (tmaMap) {
       acc = buildTmaStepLoop(full, acc, slicing.sliceChunks,
                              slicing.sliceChunks * slicing.slices ==
@@ -870,18 +951,17 @@ struct KernelBuilder {
       {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(park.thenBlock());
-        for (auto [r, v] : llvm::enumerate(acc))
-          memref::StoreOp::create(
-              b, loc, v, partials,
-              ValueRange{slice, IV(b, loc, rowInBlock) + r});
+        for (auto [i, v] : llvm::enumerate(acc))
+          memref::StoreOp::create(b, loc, v, partials,
+                                  ValueRange{slice, partialSlot(i)});
       }
       gpu::BarrierOp::create(b, loc);
       Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                           slice, IV::index(b, loc, 0));
       isLeader = arith::AndIOp::create(b, loc, isLeader, first);
     }
-    for (auto [r, v] : llvm::enumerate(acc)) {
-      Value slot = IV(b, loc, rowInBlock) + r;
+    for (auto [i, v] : llvm::enumerate(acc)) {
+      Value slot = partialSlot(i);
       for (int64_t k = 1; k < cfg.splitK; ++k)
         v = arith::AddFOp::create(
             b, loc, v,
@@ -895,6 +975,13 @@ struct KernelBuilder {
     storeResults(isLeader, acc);
   }
 
+  /// Slot in the split-k partials of sum `i` (row i / N, vector i % N) of
+  /// this thread.
+  Value partialSlot(int64_t i) {
+    int64_t n = vectors();
+    return (IV(b, loc, rowInBlock) + int64_t(i) / n) * n + int64_t(i) % n;
+  }
+
   /// Butterfly reduction inside each group of lanes: every lane ends with
   /// the group's sum.
   void reduceLanes(MutableArrayRef<Value> values) {
@@ -906,12 +993,12 @@ struct KernelBuilder {
       }
   }
 
-  /// Stores alpha * acc[r] into c for every row of this thread below M,
-  /// where `store` holds.
+  /// Stores alpha * acc[r * N + v] into c for every row r of this thread
+  /// below M and every vector v, where `store` holds.
   void storeResults(Value store, ArrayRef<Value> acc) {
     Type outType = op.getC().getType().getElementType();
-    for (auto [r, v] : llvm::enumerate(acc)) {
-      Value row = rowIds[r];
+    for (auto [i, v] : llvm::enumerate(acc)) {
+      Value row = rowIds[i / vectors()];
       Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                             row, IV::index(b, loc, numRows()));
       Value cond = arith::AndIOp::create(b, loc, store, inRange);
@@ -923,7 +1010,8 @@ struct KernelBuilder {
         result = arith::MulFOp::create(b, loc, result, alpha);
       if (outType != b.getF32Type())
         result = arith::TruncFOp::create(b, loc, outType, result);
-      memref::StoreOp::create(b, loc, result, c, ValueRange{batch, row});
+      memref::StoreOp::create(b, loc, result, c,
+                              outputIndices(i % vectors(), row));
     }
   }
 
@@ -937,13 +1025,15 @@ struct KernelBuilder {
       return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, rowIds[r],
                                    IV::index(b, loc, numRows()));
     };
-    for (auto [r, v] : llvm::enumerate(acc)) {
-      Value cond = arith::AndIOp::create(b, loc, isLeader, inRange(r));
+    for (auto [i, v] : llvm::enumerate(acc)) {
+      Value cond =
+          arith::AndIOp::create(b, loc, isLeader, inRange(i / vectors()));
       auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
-      memref::StoreOp::create(b, loc, v, workspace,
-                              ValueRange{ctaSlice, batch, rowIds[r]});
+      memref::StoreOp::create(
+          b, loc, v, workspace,
+          workspaceIndices(ctaSlice, i % vectors(), rowIds[i / vectors()]));
     }
     // Each writer's partials are visible GPU-wide before the CTA counts
     // itself in (membar.gl, then the barrier orders the count after it).
@@ -984,12 +1074,13 @@ struct KernelBuilder {
     SmallVector<Value> sums;
     int64_t rounds = ::nvfp4::layout::ceilDiv(cfg.ctaSplitK, cfg.lanesPerRow);
     Value zeroF = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
-    for (int64_t r = 0; r < cfg.rowsPerThread; ++r) {
+    for (int64_t i = 0; i < cfg.rowsPerThread * vectors(); ++i) {
       Value sum = zeroF;
       for (int64_t j = 0; j < rounds; ++j) {
         IV k = IV(b, loc, lane) + j * cfg.lanesPerRow;
-        Value part = loadCoherent(workspace,
-                                  {vmin(k, cfg.ctaSplitK - 1), batch, rows[r]});
+        Value part = loadCoherent(
+            workspace, workspaceIndices(vmin(k, cfg.ctaSplitK - 1),
+                                        i % vectors(), rows[i / vectors()]));
         if ((j + 1) * cfg.lanesPerRow > cfg.ctaSplitK) {
           Value valid =
               arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, k,
@@ -1009,6 +1100,15 @@ struct KernelBuilder {
                             counters, ValueRange{batch, rowBlock});
   }
 
+  /// Indices of the workspace's partial of CTA slice `slice`, vector `v`,
+  /// row `row`: [cta-split-k, L, M], or [cta-split-k, L, N, M] with a
+  /// vector dimension.
+  SmallVector<Value> workspaceIndices(Value slice, int64_t v, Value row) {
+    SmallVector<Value> indices = outputIndices(v, row);
+    indices.insert(indices.begin(), slice);
+    return indices;
+  }
+
   /// An f32 load from global `memref` that sees other CTAs' stores made
   /// visible by a fence (ld.relaxed.gpu: not served from a stale L1 line).
   Value loadCoherent(Value memref, ValueRange indices) {
@@ -1021,7 +1121,8 @@ struct KernelBuilder {
   }
 };
 
-/// The module-level workspace [cta-split-k, L, M] (f32 partials) and
+/// The module-level workspace [cta-split-k, L, M] or [cta-split-k, L, N, M]
+/// (f32 partials) and
 /// arrival counters [L, row blocks] (i32, zero at load; the last CTA of a row
 /// block sets its counter back to zero) of a cta-split-k kernel.
 std::pair<memref::GlobalOp, memref::GlobalOp>
@@ -1034,9 +1135,12 @@ createSplitKGlobals(OpBuilder &b, gpu::GPUFuncOp kernel, GemvOp op,
   auto global =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Global);
   int64_t batches = op.getA().getType().getDimSize(0);
-  auto wsType = MemRefType::get(
-      {cfg.ctaSplitK, batches, op.getA().getType().getDimSize(1)},
-      b.getF32Type(), MemRefLayoutAttrInterface(), global);
+  SmallVector<int64_t> wsShape = {cfg.ctaSplitK, batches};
+  if (op.hasVectorDim())
+    wsShape.push_back(op.getNumVectors());
+  wsShape.push_back(op.getA().getType().getDimSize(1));
+  auto wsType = MemRefType::get(wsShape, b.getF32Type(),
+                                MemRefLayoutAttrInterface(), global);
   auto counterType =
       MemRefType::get({batches, gridRowBlocks(op, cfg)}, b.getI32Type(),
                       MemRefLayoutAttrInterface(), global);
@@ -1077,7 +1181,8 @@ void mlir::nvfp4::buildGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel,
   // store and load as 16-byte vectors: align them for that (behind the
   // mbarriers of tma=true they would otherwise sit 8-byte aligned).
   if (cfg.splitK > 1)
-    partials = addShared({cfg.splitK, cfg.rowsPerBlock}, b.getF32Type(), 16);
+    partials = addShared({cfg.splitK, cfg.rowsPerBlock * op.getNumVectors()},
+                         b.getF32Type(), 16);
   // The prepared vector's units and a's stages move as 16-byte vectors.
   if (cfg.vectorInShared)
     preparedVec = addShared(
@@ -1098,10 +1203,13 @@ void mlir::nvfp4::buildGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel,
   kb.a = entry.getArgument(0);
   kb.sfa = entry.getArgument(1);
   kb.vec = entry.getArgument(2);
-  kb.sfb = entry.getArgument(3);
-  kb.c = entry.getArgument(4);
+  // No sfb for 16-bit b: the arguments after b shift down by one.
+  unsigned next = 3;
+  if (op.getSfb())
+    kb.sfb = entry.getArgument(next++);
+  kb.c = entry.getArgument(next++);
   if (op.getAlpha())
-    kb.alpha = entry.getArgument(5);
+    kb.alpha = entry.getArgument(next);
   kb.partials = partials;
   kb.preparedVec = preparedVec;
   kb.stages = stages;

@@ -4,6 +4,8 @@
 #include "TmaCopy.h"
 #include "UnitDot.h"
 
+#include "nvfp4/Conversion/Common/GemvOutlining.h"
+
 #include "nvfp4/Support/Chips.h"
 #include "nvfp4/Support/GemvCostModel.h"
 #include "nvfp4/Support/ScaleLayout.h"
@@ -48,6 +50,17 @@ LogicalResult checkRange(GemvOp op, StringRef name, int64_t value, int64_t lo,
 
 FailureOr<DecodeMethod> resolveDecode(GemvOp op, DecodeChoice decode,
                                       const ::nvfp4::ChipInfo &chip) {
+  // 16-bit values meet a's codes in f32 (dp4a and cvt pair codes with
+  // codes).
+  if (!op.hasPackedB()) {
+    if (decode == DecodeChoice::ChipDefault || decode == DecodeChoice::F32)
+      return DecodeMethod::F32;
+    return op.emitOpError()
+           << "decode=" << (decode == DecodeChoice::Dp4a ? "dp4a" : "cvt")
+           << " needs b of packed e2m1; b of "
+           << op.getB().getType().getElementType()
+           << " values takes decode=f32 (the default)";
+  }
   switch (decode) {
   case DecodeChoice::ChipDefault:
     return chip.e2m1Convert ? DecodeMethod::Cvt : DecodeMethod::Dp4a;
@@ -103,7 +116,7 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
   if (!aType.hasStaticShape())
     return op.emitOpError("needs static shapes for the GPU lowering (kernels "
                           "are specialised on M, K and L)");
-  for (Value v : {op.getSfa(), op.getB(), op.getSfb(), op.getC()}) {
+  for (Value v : gemvBufferOperands(op)) {
     auto t = cast<MemRefType>(v.getType());
     if (!t.hasStaticShape() || !t.getLayout().isIdentity())
       return op.emitOpError("needs static, identity-layout memrefs for the "
@@ -217,11 +230,12 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
     return op.emitOpError()
            << "tma adds a producer warp to the " << cfg.threads()
            << " threads; a CTA holds at most 1024";
-  // The decoded vector is shared by the CTA only for dp4a (its prepared
-  // words are plain i32) and while it fits the 48 KiB of static shared
-  // memory next to the split-k partials.
-  cfg.vectorInShared =
-      options.vectorInShared && cfg.decode == DecodeMethod::Dp4a;
+  // The decoded vector is shared by the CTA only for one vector under dp4a
+  // (its prepared words are plain i32) and while it fits the 48 KiB of
+  // static shared memory next to the split-k partials.
+  cfg.vectorInShared = options.vectorInShared &&
+                       cfg.decode == DecodeMethod::Dp4a &&
+                       op.getNumVectors() == 1;
   // Static shared memory a kernel may declare.
   constexpr int64_t kStaticSharedLimit = 48 * 1024;
   if (cfg.vectorInShared && sharedMemoryBytes(op, cfg) > kStaticSharedLimit)
@@ -264,7 +278,7 @@ int64_t mlir::nvfp4::gridX(GemvOp op, const KernelConfig &cfg) {
 int64_t mlir::nvfp4::sharedMemoryBytes(GemvOp op, const KernelConfig &cfg) {
   int64_t bytes = 0;
   if (cfg.splitK > 1)
-    bytes += cfg.splitK * cfg.rowsPerBlock * 4;
+    bytes += cfg.splitK * cfg.rowsPerBlock * op.getNumVectors() * 4;
   if (cfg.vectorInShared)
     bytes += op.getA().getType().getDimSize(2) / 8 * kPreparedWordsPerUnit * 4;
   if (cfg.ctaSplitK > 1)

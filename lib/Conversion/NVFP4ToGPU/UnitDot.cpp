@@ -74,7 +74,12 @@ SmallVector<Value> prepareDp4a(OpBuilder &b, Location loc,
   return prepared;
 }
 
-Value dotDp4a(OpBuilder &b, Location loc, ArrayRef<Value> words,
+/// a's (positive, negative) lookups of half word `i`, as byte vectors.
+using HalfLookups = function_ref<std::pair<Value, Value>(int64_t i)>;
+
+/// The dot of a unit from a's lookups, produced by `half` in the order the
+/// dp4a chains consume them.
+Value dp4aDot(OpBuilder &b, Location loc, int64_t halves, HalfLookups half,
               ArrayRef<Value> prepared) {
   ScalarOps o{b, loc};
   auto sType = NVVM::DotAccumulateTypeAttr::get(
@@ -86,9 +91,8 @@ Value dotDp4a(OpBuilder &b, Location loc, ArrayRef<Value> words,
   // the dot itself (no I2F, which issues at a quarter rate, and no factor
   // to fold into a scale).
   Value accPos = o.i32(kMagicBits), accNeg = o.i32(0);
-  for (auto [i, half] : llvm::enumerate(halfSelectors(b, loc, words))) {
-    Value pos = asBytes(b, loc, lookup(b, loc, half.first));
-    Value neg = asBytes(b, loc, lookup(b, loc, half.second));
+  for (int64_t i = 0; i < halves; ++i) {
+    auto [pos, neg] = half(i);
     Value signedB = asBytes(b, loc, prepared[i]);
     accPos = NVVM::DotAccumulate4WayOp::create(b, loc, b.getI32Type(), pos,
                                                sType, signedB, sType, accPos);
@@ -101,6 +105,42 @@ Value dotDp4a(OpBuilder &b, Location loc, ArrayRef<Value> words,
   return arith::SubFOp::create(
       b, loc, biased,
       arith::ConstantOp::create(b, loc, b.getF32FloatAttr(kMagicValue)));
+}
+
+std::pair<Value, Value> halfLookups(OpBuilder &b, Location loc,
+                                    std::pair<Value, Value> selectors) {
+  return {asBytes(b, loc, lookup(b, loc, selectors.first)),
+          asBytes(b, loc, lookup(b, loc, selectors.second))};
+}
+
+/// One vector: each half's lookups right before its products.
+Value dotDp4a(OpBuilder &b, Location loc, ArrayRef<Value> words,
+              ArrayRef<Value> prepared) {
+  SmallVector<std::pair<Value, Value>> selectors = halfSelectors(b, loc, words);
+  return dp4aDot(
+      b, loc, selectors.size(),
+      [&](int64_t i) { return halfLookups(b, loc, selectors[i]); }, prepared);
+}
+
+/// a's lookups of every half, positive then negative, for several vectors.
+SmallVector<Value> prepareMatrixDp4a(OpBuilder &b, Location loc,
+                                     ArrayRef<Value> words) {
+  SmallVector<Value> lookups;
+  for (std::pair<Value, Value> selectors : halfSelectors(b, loc, words)) {
+    auto [pos, neg] = halfLookups(b, loc, selectors);
+    lookups.append({pos, neg});
+  }
+  return lookups;
+}
+
+Value preparedDotDp4a(OpBuilder &b, Location loc, ArrayRef<Value> lookups,
+                      ArrayRef<Value> prepared) {
+  return dp4aDot(
+      b, loc, lookups.size() / 2,
+      [&](int64_t i) {
+        return std::make_pair(lookups[2 * i], lookups[2 * i + 1]);
+      },
+      prepared);
 }
 
 //===----------------------------------------------------------------------===//
@@ -134,19 +174,27 @@ SmallVector<Value> prepareCvt(OpBuilder &b, Location loc,
   return prepared;
 }
 
-Value dotCvt(OpBuilder &b, Location loc, ArrayRef<Value> words,
+/// The dot of a unit from a's f16x2 pairs, produced by `pair(i)` for byte i.
+Value cvtDot(OpBuilder &b, Location loc, function_ref<Value(int64_t)> pair,
              ArrayRef<Value> prepared) {
   auto vecType = VectorType::get({2}, b.getF16Type());
   Value acc = arith::ConstantOp::create(
       b, loc,
       DenseElementsAttr::get(vecType, b.getF16FloatAttr(0.0).getValue()));
-  for (auto [i, byte] : llvm::enumerate(unitBytes(b, loc, words)))
-    acc = math::FmaOp::create(b, loc, cvtPair(b, loc, byte), prepared[i], acc);
+  for (auto [i, bPair] : llvm::enumerate(prepared))
+    acc = math::FmaOp::create(b, loc, pair(i), bPair, acc);
   Value wide =
       arith::ExtFOp::create(b, loc, VectorType::get({2}, b.getF32Type()), acc);
   Value lo = vector::ExtractOp::create(b, loc, wide, 0);
   Value hi = vector::ExtractOp::create(b, loc, wide, 1);
   return arith::AddFOp::create(b, loc, lo, hi);
+}
+
+Value dotCvt(OpBuilder &b, Location loc, ArrayRef<Value> words,
+             ArrayRef<Value> prepared) {
+  SmallVector<Value> bytes = unitBytes(b, loc, words);
+  return cvtDot(
+      b, loc, [&](int64_t i) { return cvtPair(b, loc, bytes[i]); }, prepared);
 }
 
 //===----------------------------------------------------------------------===//
@@ -165,11 +213,11 @@ SmallVector<Value> decodeCodes(OpBuilder &b, Location loc,
   return values;
 }
 
-Value dotF32(OpBuilder &b, Location loc, ArrayRef<Value> words,
-             ArrayRef<Value> prepared) {
+Value preparedDotF32(OpBuilder &b, Location loc, ArrayRef<Value> values,
+                     ArrayRef<Value> prepared) {
   Value acc = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
-  for (auto [i, a] : llvm::enumerate(decodeCodes(b, loc, words)))
-    acc = math::FmaOp::create(b, loc, a, prepared[i], acc);
+  for (auto [a, v] : llvm::zip_equal(values, prepared))
+    acc = math::FmaOp::create(b, loc, a, v, acc);
   return acc;
 }
 
@@ -199,7 +247,60 @@ Value mlir::nvfp4::buildUnitDot(OpBuilder &b, Location loc, DecodeMethod method,
   case DecodeMethod::Cvt:
     return dotCvt(b, loc, words, prepared);
   case DecodeMethod::F32:
-    return dotF32(b, loc, words, prepared);
+    return preparedDotF32(b, loc, decodeCodes(b, loc, words), prepared);
   }
   return {};
+}
+
+SmallVector<Value> mlir::nvfp4::buildPrepareMatrixUnit(OpBuilder &b,
+                                                       Location loc,
+                                                       DecodeMethod method,
+                                                       ArrayRef<Value> words) {
+  switch (method) {
+  case DecodeMethod::Dp4a:
+    return prepareMatrixDp4a(b, loc, words);
+  case DecodeMethod::Cvt:
+    return prepareCvt(b, loc, words);
+  case DecodeMethod::F32:
+    return decodeCodes(b, loc, words);
+  }
+  return {};
+}
+
+Value mlir::nvfp4::buildPreparedUnitDot(OpBuilder &b, Location loc,
+                                        DecodeMethod method,
+                                        ArrayRef<Value> preparedA,
+                                        ArrayRef<Value> preparedB) {
+  switch (method) {
+  case DecodeMethod::Dp4a:
+    return preparedDotDp4a(b, loc, preparedA, preparedB);
+  case DecodeMethod::Cvt:
+    return cvtDot(
+        b, loc, [&](int64_t i) { return preparedA[i]; }, preparedB);
+  case DecodeMethod::F32:
+    return preparedDotF32(b, loc, preparedA, preparedB);
+  }
+  return {};
+}
+
+SmallVector<Value> mlir::nvfp4::buildWideVectorUnit(OpBuilder &b, Location loc,
+                                                    Type element,
+                                                    ArrayRef<Value> words) {
+  ScalarOps o{b, loc};
+  SmallVector<Value> values;
+  for (Value w : words) {
+    if (element.isBF16()) {
+      // A bf16 is the top half of the f32 of the same value.
+      values.push_back(o.asF32(o.shl(w, 16)));
+      values.push_back(o.asF32(o.andi(w, 0xFFFF0000)));
+      continue;
+    }
+    Value halves = LLVM::BitcastOp::create(
+        b, loc, VectorType::get({2}, b.getF16Type()), w);
+    Value wide = arith::ExtFOp::create(
+        b, loc, VectorType::get({2}, b.getF32Type()), halves);
+    values.push_back(vector::ExtractOp::create(b, loc, wide, 0));
+    values.push_back(vector::ExtractOp::create(b, loc, wide, 1));
+  }
+  return values;
 }

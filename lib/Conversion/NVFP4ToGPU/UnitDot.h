@@ -26,6 +26,22 @@ SmallVector<Value> buildPrepareVectorUnit(OpBuilder &b, Location loc,
 Value buildUnitDot(OpBuilder &b, Location loc, DecodeMethod method,
                    ArrayRef<Value> words, ArrayRef<Value> prepared);
 
+/// a's unit (two i32 words) decoded once for several vectors, in the form
+/// buildPreparedUnitDot consumes.
+SmallVector<Value> buildPrepareMatrixUnit(OpBuilder &b, Location loc,
+                                          DecodeMethod method,
+                                          ArrayRef<Value> words);
+/// buildUnitDot of a's unit prepared by buildPrepareMatrixUnit.
+Value buildPreparedUnitDot(OpBuilder &b, Location loc, DecodeMethod method,
+                           ArrayRef<Value> preparedA,
+                           ArrayRef<Value> preparedB);
+
+/// The 16 f32 values of a unit of a 16-bit vector (`element` f16 or bf16;
+/// eight i32 words, two values each, the lower half first): the prepared b
+/// of DecodeMethod::F32, every value exact.
+SmallVector<Value> buildWideVectorUnit(OpBuilder &b, Location loc, Type element,
+                                       ArrayRef<Value> words);
+
 /// i32 words buildPrepareVectorUnit makes of one unit (8 bytes) of b under
 /// dp4a.
 inline constexpr int64_t kPreparedWordsPerUnit = 4;

@@ -96,7 +96,8 @@ struct GemvToTcgen05Lowering : public OpRewritePattern<GemvOp> {
 
   LogicalResult matchAndRewrite(GemvOp op,
                                 PatternRewriter &rewriter) const override {
-    if (failed(checkGemvHasGpuKernel(op)) || failed(checkGemvGpuSizes(op)))
+    if (failed(checkOneVectorGemv(op, "tcgen05")) ||
+        failed(checkGemvGpuSizes(op)))
       return failure();
     FailureOr<plan::GemvPlan> p = makePlan(op);
     if (failed(p))

@@ -63,10 +63,13 @@ LogicalResult checkOptionsCopied(Operation *op, Pass &self, Pass &rebuilt);
 /// checkGpuSizes with the M, K and L of `op`.
 LogicalResult checkGemvGpuSizes(GemvOp op);
 
-/// Fails with an error on `op` unless it is a form the GPU kernels
-/// implement: one vector of packed e2m1 (b [L, K/2]). N vectors and 16-bit
-/// b lower only to loops.
-LogicalResult checkGemvHasGpuKernel(GemvOp op);
+/// The buffers a gemv kernel takes, in parameter order: a, sfa, b, sfb
+/// (packed b only), c.
+SmallVector<Value> gemvBufferOperands(GemvOp op);
+
+/// Fails with an error on `op` unless it is the one form `lowering` (its
+/// name in words) implements: one vector of packed e2m1 (b [L, K/2]).
+LogicalResult checkOneVectorGemv(GemvOp op, StringRef lowering);
 
 /// Reports a located error on every nvfp4 op under `root` that no GPU
 /// lowering implements (quantize, dequantize); fails if there is one.

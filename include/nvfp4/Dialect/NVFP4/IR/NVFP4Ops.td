@@ -44,8 +44,9 @@ def NVFP4_GemvOp : NVFP4_Op<"gemv", [AttrSizedOperandSegments]> {
       (blocked128x4); the layout attribute names the layout of both `sfa`
       and `sfb`.
 
-    The GPU lowerings implement the one-vector form with packed `b`; the
-    CPU lowering implements every form (docs/numerics.md).
+    The CPU lowering and the CUDA-core GPU lowering implement every form;
+    the tcgen05 lowering the one-vector form with packed `b`
+    (docs/numerics.md).
 
     Examples:
 
@@ -76,6 +77,11 @@ def NVFP4_GemvOp : NVFP4_Op<"gemv", [AttrSizedOperandSegments]> {
     /// Whether b has a vector dimension ([L, N, ...], c [L, N, M]) rather
     /// than being the one-vector form ([L, ...], c [L, M]).
     bool hasVectorDim() { return getB().getType().getRank() == 3; }
+    /// N, the vectors of each batch (1 in the one-vector form; dynamic
+    /// when b's vector dimension is).
+    int64_t getNumVectors() {
+      return hasVectorDim() ? getB().getType().getDimSize(1) : 1;
+    }
     /// Whether b is packed e2m1 (with scales sfb) rather than 16-bit values.
     bool hasPackedB() { return getB().getType().getElementType().isInteger(8); }
   }];
