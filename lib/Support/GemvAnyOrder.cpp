@@ -8,7 +8,15 @@
 // every decode method gives the dot itself. The additions round, in an
 // order each kernel chooses (threads, lanes, K slices), so the bound is that
 // of summation in an arbitrary order (Higham, "Accuracy and Stability of
-// Numerical Algorithms", 4.2): gamma(n-1) times the sum of |t|.
+// Numerical Algorithms", 4.2): gamma(d) times the sum of |t|, d the most
+// roundings on one term's way to the sum (n - 1 for n unit terms).
+//
+// Each of N packed vectors is evaluated the same way. With 16-bit b
+// (docs/numerics.md section 12) a unit's dot is an f32 fma chain over the
+// exact products a * b, which rounds, and fma(dot, sfa, acc) adds it: the
+// terms are the K products times sfa, each through at most 15 roundings in
+// its unit and one per unit outside, and a unit's sums may overflow f32
+// even where its term dot * sfa would not.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +28,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 using namespace nvfp4;
 using namespace nvfp4::ref;
@@ -34,47 +43,96 @@ constexpr double kF32Tiny = 0x1p-149;
 /// Values per unit: the granule of the kernels' dot products.
 constexpr int64_t kUnit = 16;
 
+/// gamma(d) = d u / (1 - d u): the relative error of d rounded steps.
+double gamma(double d) { return d * kU / (1 - d * kU); }
+
 /// Exponent of the lowest set bit of a finite nonzero double.
 int lowestBitExponent(double x) {
-  int e = std::ilogb(x);
-  while (std::ldexp(x, -e) != std::floor(std::ldexp(x, -e)))
-    --e;
-  return e;
+  uint64_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  const int biased = static_cast<int>(bits >> 52 & 0x7FF);
+  uint64_t significand = bits & ((uint64_t{1} << 52) - 1);
+  if (biased) // normal: the implicit bit
+    significand |= uint64_t{1} << 52;
+  return std::max(biased, 1) - 1075 + __builtin_ctzll(significand);
+}
+
+/// Whether every partial sum of values that are multiples of 2^lowest, of
+/// sum |value| `sumAbs`, is an f32 (no rounding, no underflow).
+bool sumsExactInF32(double sumAbs, int lowest) {
+  return sumAbs == 0 || (std::ldexp(1.0, lowest) >= kF32Tiny &&
+                         sumAbs <= std::ldexp(1.0, 24 + lowest));
 }
 
 struct RowTerms {
   bool nan = false;
-  int posInf = 0, negInf = 0; // dot * sfa beyond f32, by the term's sign
-  int64_t count = 0;          // unit terms
-  double sum = 0, sumAbs = 0; // over the finite terms
-  int lowest = 1 << 30;       // lowest set bit over the nonzero terms
+  bool mayOverflow = false;   // a 16-bit unit's dot may overflow f32
+  int posInf = 0, negInf = 0; // terms that certainly overflow, by sign
+  double depth = 0;           // roundings on the path of one term to the sum
+  double underflows = 0;      // roundings that may underflow
+  double sum = 0;             // exact sum of the finite terms (when exact)
+  double sumAbs = 0;          // sum |t| over the finite terms (the bound)
+  double unitAbs = 0;         // sum |unit term| (16-bit b: dot * sfa)
+  int lowest = 1 << 30;       // lowest set bit over the nonzero unit terms
+  bool unitsExact = true;     // every unit dot exact in f32
+  double refSum = 0, refError = 0; // gemvExact's double sum and its error
+
+  void addUnit(double term) {
+    sum += term;
+    unitAbs += std::fabs(term);
+    if (term != 0)
+      lowest = std::min(lowest, lowestBitExponent(term));
+  }
+  /// One term of gemvExact's sum, in its order.
+  void addReference(double term) {
+    double s = refSum + term, bb = s - refSum;
+    refError += std::fabs((refSum - (s - bb)) + (term - bb)); // TwoSum
+    refSum = s;
+  }
 };
 
-RowTerms rowTerms(const GemvProblem &p, const uint8_t *a, const uint8_t *sfa,
-                  const uint8_t *b, const uint8_t *sfb, int64_t l, int64_t m) {
-  const int64_t bs = blockSize(p.format), cols = p.k / bs;
-  const uint8_t *aRow = a + (l * p.m + m) * (p.k / 2);
-  const uint8_t *bRow = b + l * (p.k / 2);
-  const uint8_t *sfaBatch = sfa + l * scaleBatchBytes(p.layout, p.m, cols);
-  const uint8_t *sfbBatch = sfb + l * scaleBatchBytes(p.layout, 1, cols);
+/// The operands of one output element (batch l, vector n, row m).
+struct Element {
+  const GemvProblem &p;
+  const uint8_t *aRow, *sfaBatch, *bBatch, *sfbBatch;
+  int64_t n, m, cols;
+
+  Element(const GemvProblem &p, const uint8_t *a, const uint8_t *sfa,
+          const uint8_t *b, const uint8_t *sfb, int64_t l, int64_t n, int64_t m)
+      : p(p), n(n), m(m), cols(p.k / blockSize(p.format)) {
+    aRow = a + (l * p.m + m) * (p.k / 2);
+    sfaBatch = sfa + l * scaleBatchBytes(p.layout, p.m, cols);
+    bBatch = b + l * vectorBatchBytes(p);
+    sfbBatch = sfb ? sfb + l * vectorScaleBatchBytes(p) : nullptr;
+  }
+  double a(int64_t i) const {
+    return formats::decodeE2M1(i % 2 ? aRow[i / 2] >> 4 : aRow[i / 2] & 0xF);
+  }
+  double b(int64_t i) const { return vectorValue(p, bBatch, n, i); }
+  double sfa(int64_t kb) const {
+    return decodeScale(p.format, sfaBatch[scaleOffset(p.layout, m, kb, cols)]);
+  }
+  double sfb(int64_t kb) const {
+    return decodeScale(p.format, sfbBatch[scaleOffset(p.layout, n, kb, cols)]);
+  }
+};
+
+/// Packed b: unit terms dot * sfa * sfb, the product dot * sfa in f32.
+RowTerms packedTerms(const Element &x) {
+  const int64_t bs = blockSize(x.p.format);
   RowTerms row;
-  for (int64_t kb = 0; kb < cols; ++kb) {
-    double sa =
-        decodeScale(p.format, sfaBatch[scaleOffset(p.layout, m, kb, cols)]);
-    double sb =
-        decodeScale(p.format, sfbBatch[scaleOffset(p.layout, 0, kb, cols)]);
+  for (int64_t kb = 0; kb < x.cols; ++kb) {
+    double sa = x.sfa(kb), sb = x.sfb(kb);
     if (std::isnan(sa) || std::isnan(sb)) {
       row.nan = true;
       return row;
     }
+    double block = 0; // gemvExact's term: exact in double
     for (int64_t unit = kb * bs; unit < (kb + 1) * bs; unit += kUnit) {
       double dot = 0;
-      for (int64_t j = unit / 2; j < (unit + kUnit) / 2; ++j)
-        dot += formats::decodeE2M1(aRow[j] & 0xF) *
-                   formats::decodeE2M1(bRow[j] & 0xF) +
-               formats::decodeE2M1(aRow[j] >> 4) *
-                   formats::decodeE2M1(bRow[j] >> 4);
-      ++row.count;
+      for (int64_t i = unit; i < unit + kUnit; ++i)
+        dot += x.a(i) * x.b(i);
+      block += dot * sa * sb;
       double partial = dot * sa; // exact in double
       bool positive = (partial > 0) == (sb > 0);
       if (std::fabs(partial) >= kF32Overflow) {
@@ -86,12 +144,102 @@ RowTerms rowTerms(const GemvProblem &p, const uint8_t *a, const uint8_t *sfa,
         continue;
       }
       double term = partial * sb; // exact: at most 16 + 4 significant bits
-      row.sum += term;
+      row.addUnit(term);
       row.sumAbs += std::fabs(term);
-      if (term != 0)
-        row.lowest = std::min(row.lowest, lowestBitExponent(term));
+    }
+    row.addReference(block);
+  }
+  // The first fma of an accumulator gives its term exactly (or
+  // underflows); the others, and the sums of accumulators, round a sum.
+  const double units = static_cast<double>(x.p.k / kUnit);
+  row.depth = units - 1;
+  row.underflows = units;
+  return row;
+}
+
+/// 16-bit b: per unit an f32 fma chain over the products a * b from 0,
+/// then fma(dot, sfa, acc).
+RowTerms wideTerms(const Element &x) {
+  const int64_t bs = blockSize(x.p.format);
+  // A product a * b is exact (2 and at most 11 significant bits, a multiple
+  // of 2^-134), so a unit's sums round only above the subnormal range.
+  // gamma(kUnit) rather than gamma(kUnit - 1) for a unit's dot: the spare u
+  // also covers the double rounding of the sums below.
+  const double unitError = gamma(kUnit);
+  RowTerms row;
+  for (int64_t kb = 0; kb < x.cols; ++kb) {
+    double sa = x.sfa(kb);
+    if (std::isnan(sa)) {
+      row.nan = true;
+      return row;
+    }
+    for (int64_t unit = kb * bs; unit < (kb + 1) * bs; unit += kUnit) {
+      double dot = 0, dotAbs = 0;
+      int lowest = 1 << 30;
+      bool pos = false, neg = false, posInf = false, negInf = false;
+      for (int64_t i = unit; i < unit + kUnit; ++i) {
+        double av = x.a(i), bv = x.b(i);
+        if (std::isnan(bv) || (std::isinf(bv) && av == 0)) {
+          row.nan = true; // fma(a, NaN, acc), fma(0, inf, acc)
+          return row;
+        }
+        double prod = av * bv; // exact in double
+        if (std::isinf(prod)) {
+          (prod > 0 ? posInf : negInf) = true;
+          continue;
+        }
+        row.addReference(sa * prod);
+        dot += prod;
+        dotAbs += std::fabs(prod);
+        if (prod != 0) {
+          lowest = std::min(lowest, lowestBitExponent(prod));
+          (prod > 0 ? pos : neg) = true;
+        }
+      }
+      // The finite products count towards the bound in any case: a finite
+      // result of a unit that may overflow includes them.
+      row.sumAbs += dotAbs * std::fabs(sa);
+      // The partial sums of the unit reach at most dotAbs (1 + unitError).
+      const bool dotMayOverflow = dotAbs * (1 + unitError) >= kF32Overflow;
+      int infSign = 0; // the unit's dot certainly overflows, with this sign
+      if (posInf && negInf) {
+        row.nan = true; // inf - inf inside the unit
+        return row;
+      }
+      if (posInf || negInf) {
+        if (dotMayOverflow)
+          row.mayOverflow = true; // the finite part may give the other sign
+        infSign = posInf ? 1 : -1;
+      } else if (dotMayOverflow) {
+        // One sign only: every partial sum grows, the last one to at
+        // least dotAbs (1 - unitError).
+        if (pos != neg && dotAbs * (1 - unitError) >= kF32Overflow)
+          infSign = pos ? 1 : -1;
+        else
+          row.mayOverflow = true;
+      }
+      if (infSign) {
+        if (sa == 0) { // fma(inf, 0, acc)
+          row.nan = true;
+          return row;
+        }
+        ++((infSign > 0) == (sa > 0) ? row.posInf : row.negInf);
+      } else if (!dotMayOverflow) {
+        // Exact in f32 when every inner partial sum is an f32; then
+        // dot * sfa is exact in double (at most 24 + 4 bits).
+        if (!sumsExactInF32(dotAbs, lowest))
+          row.unitsExact = false;
+        row.addUnit(dot * sa);
+      }
     }
   }
+  // A product passes through at most kUnit - 1 sums in its unit, the
+  // rounding of its unit's fma (of dot * sfa, or of that plus acc) and the
+  // sums of the units; the fmas may underflow, the sums of f32 values and
+  // of products do not lose anything there.
+  const double units = static_cast<double>(x.p.k / kUnit);
+  row.depth = (kUnit - 1) + units;
+  row.underflows = units;
   return row;
 }
 
@@ -105,29 +253,29 @@ GemvExpectation expectRow(const RowTerms &row, float alpha32, ElementType type,
     e.kind = Kind::NaN;
     return e;
   }
-  // Any order of n additions errs by at most gamma(n-1) sum |t|, plus what
-  // underflowing additions lose.
-  const double n = static_cast<double>(row.count);
-  const double gamma = n > 1 ? (n - 1) * kU / (1 - (n - 1) * kU) : 0;
-  const double sumError = gamma * row.sumAbs + n * kF32Tiny;
-  const bool partialsMayOverflow = row.sumAbs + sumError >= kF32Overflow;
+  // A term's `depth` roundings err by at most gamma(depth) of |t|, plus
+  // what underflowing operations lose.
+  const double sumError =
+      gamma(row.depth) * row.sumAbs + row.underflows * kF32Tiny;
+  const bool partialsMayOverflow =
+      row.mayOverflow || row.sumAbs + sumError >= kF32Overflow;
   if (anyInf) {
     e.kind = partialsMayOverflow ? Kind::NonFinite : Kind::Inf;
     e.bound = -1; // once a term is infinite, no finite result is possible
     e.infSign = (row.posInf ? 1 : -1) * (alpha < 0 ? -1 : 1);
     return e;
   }
-  const bool sumExact =
-      row.sumAbs == 0 || row.sumAbs <= std::ldexp(1.0, 24 + row.lowest);
+  const bool sumExact = row.unitsExact && row.refError == 0 &&
+                        sumsExactInF32(row.unitAbs, row.lowest);
   const double scaled = alpha * row.sum; // exact when sumExact
   if (sumExact && !partialsMayOverflow &&
       static_cast<double>(static_cast<float>(scaled)) == scaled) {
     e.kind = Kind::Exact;
     return e;
   }
-  // The sum's error scaled by alpha, the f32 rounding (or underflow) of
-  // the alpha product, then the output's rounding.
-  const double scaledError = std::fabs(alpha) * sumError;
+  // The sum's error (and the reference's) scaled by alpha, the f32 rounding
+  // (or underflow) of the alpha product, then the output's rounding.
+  const double scaledError = std::fabs(alpha) * (sumError + row.refError);
   const double magnitude = std::fabs(r) + scaledError;
   e.bound =
       scaledError + 2 * kU * magnitude + kF32Tiny +
@@ -136,33 +284,40 @@ GemvExpectation expectRow(const RowTerms &row, float alpha32, ElementType type,
   return e;
 }
 
-/// No NaN scale, no unit product near the f32 range and the sum of |block
-/// terms| below 2^127: no element can leave the f32 range.
-bool staysInF32Range(const GemvProblem &p, const uint8_t *sfa,
+/// No NaN scale or value, no unit dot or dot * sfa near the f32 range and
+/// the sum of |block terms| below 2^127: no element can leave the f32 range.
+bool staysInF32Range(const GemvProblem &p, const uint8_t *sfa, const uint8_t *b,
                      const uint8_t *sfb) {
   const int64_t cols = p.k / blockSize(p.format);
-  auto largest = [&](const uint8_t *bytes, int64_t n) {
+  auto largest = [](int64_t n, auto value) {
     double most = 0;
     for (int64_t i = 0; i < n; ++i) {
-      double v = std::fabs(decodeScale(p.format, bytes[i]));
+      double v = std::fabs(value(i));
       if (std::isnan(v))
         return v;
       most = std::max(most, v);
     }
     return most;
   };
-  const double maxA = largest(sfa, p.l * scaleBatchBytes(p.layout, p.m, cols));
-  const double maxB = largest(sfb, p.l * scaleBatchBytes(p.layout, 1, cols));
-  const double maxBlockDot = 36.0 * blockSize(p.format);
+  auto scales = [&](const uint8_t *bytes, int64_t n) {
+    return largest(n,
+                   [&](int64_t i) { return decodeScale(p.format, bytes[i]); });
+  };
+  const double maxA = scales(sfa, p.l * scaleBatchBytes(p.layout, p.m, cols));
+  double maxUnitDot = 36.0 * kUnit, maxB = 1; // sfb: 1 for 16-bit b
+  if (p.vector == VectorElement::E2M1) {
+    maxB = scales(sfb, p.l * vectorScaleBatchBytes(p));
+  } else {
+    maxUnitDot = 6.0 * kUnit * largest(p.l * p.n * p.k, [&](int64_t i) {
+                   int64_t vec = i / p.k; // over all batches
+                   return vectorValue(p, b + vec / p.n * vectorBatchBytes(p),
+                                      vec % p.n, i % p.k);
+                 });
+  }
+  const double maxBlockDot = maxUnitDot * (blockSize(p.format) / kUnit);
   // false for NaN
-  return 36.0 * kUnit * maxA < 0x1p127 &&
+  return maxUnitDot < 0x1p127 && maxUnitDot * maxA < 0x1p127 &&
          maxBlockDot * maxA * maxB * static_cast<double>(cols) < 0x1p127;
-}
-
-/// The GPU kernels take one vector of packed e2m1; so does this analysis.
-void checkOneVector(const GemvProblem &p) {
-  if (p.n != 1 || p.vector != VectorElement::E2M1)
-    detail::fatal("the any-order GEMV bound covers one packed e2m1 vector");
 }
 
 } // namespace
@@ -171,13 +326,18 @@ std::vector<GemvExpectation>
 ref::expectAnyOrderGemv(const GemvProblem &p, const uint8_t *a,
                         const uint8_t *sfa, const uint8_t *b,
                         const uint8_t *sfb, const std::vector<double> &ref) {
-  checkOneVector(p);
+  detail::checkGemvShape(p);
   std::vector<GemvExpectation> out;
-  out.reserve(p.l * p.m);
+  out.reserve(p.l * p.n * p.m);
   for (int64_t l = 0; l < p.l; ++l)
-    for (int64_t m = 0; m < p.m; ++m)
-      out.push_back(expectRow(rowTerms(p, a, sfa, b, sfb, l, m), p.alpha,
-                              p.output, ref[l * p.m + m]));
+    for (int64_t n = 0; n < p.n; ++n)
+      for (int64_t m = 0; m < p.m; ++m) {
+        Element x(p, a, sfa, b, sfb, l, n, m);
+        RowTerms row =
+            p.vector == VectorElement::E2M1 ? packedTerms(x) : wideTerms(x);
+        out.push_back(
+            expectRow(row, p.alpha, p.output, ref[(l * p.n + n) * p.m + m]));
+      }
   return out;
 }
 
@@ -187,8 +347,8 @@ Comparison ref::compareAnyOrderGemv(const GemvProblem &p, const uint8_t *a,
                                     const std::vector<double> &ref, double rtol,
                                     double atol, bool everyElement) {
   using Kind = GemvExpectation::Kind;
-  checkOneVector(p);
-  if (!everyElement && staysInF32Range(p, sfa, sfb))
+  detail::checkGemvShape(p);
+  if (!everyElement && staysInF32Range(p, sfa, b, sfb))
     return compare(p.output, out, ref, rtol, atol);
   std::vector<GemvExpectation> expect =
       expectAnyOrderGemv(p, a, sfa, b, sfb, ref);

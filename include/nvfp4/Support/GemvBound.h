@@ -85,21 +85,27 @@ GemvBoundCheck checkGemvBound(const GemvProblem &p,
                               const uint8_t *out,
                               const std::vector<double> &ref);
 
-/// The GPU kernels' f32 evaluation (docs/numerics.md section 11): per unit
-/// of 16 values, fma(dot * sfa, sfb, acc), the unit terms summed in an
-/// order of the kernel's own. The expectation of every output element of p
-/// (alpha and output type included), in c order; `ref` is gemvExact's.
-///   NaN        a NaN scale, or unit products dot * sfa beyond the f32 range
-///              of both signs (or times a zero sfb);
+/// The GPU kernels' f32 evaluation (docs/numerics.md sections 11 and 12):
+/// per unit of 16 values, fma(dot * sfa, sfb, acc) with the exact dot of
+/// packed b (each of N vectors alike), or fma(dot, sfa, acc) with an f32 fma
+/// chain dot over 16-bit b; the unit terms summed in an order of the
+/// kernel's own. The expectation of every output element of p (alpha and
+/// output type included), in c order ([L][N][M]); `ref` is gemvExact's.
+///   NaN        a NaN scale or value of b, or unit products dot * sfa
+///              (16-bit b: unit dots) beyond the f32 range of both signs (or
+///              times a zero scale);
 ///   Inf        such products of one sign, the other terms unable to
 ///              overflow in any order;
 ///   NonFinite  the f32 partial sums may overflow: inf, NaN or a finite
 ///              value within `bound` (-1 where a product is infinite: no
 ///              finite value passes);
-///   Exact      every term a multiple of 2^e with sum |t| <= 2^(24+e), and
+///   Exact      every term a multiple of 2^e with sum |t| <= 2^(24+e)
+///              (16-bit b: every unit's products too), 2^e an f32, and
 ///              alpha times the sum an f32: round(ref) bit for bit;
-///   Bounded    otherwise: within gamma(n-1) sum |t| of f32 summation in
-///              any order, plus the alpha and output roundings.
+///   Bounded    otherwise: within gamma(d) sum |t| of f32 summation in any
+///              order (d roundings on one term's way: n - 1 for n unit
+///              terms; 15 + K/16 for the K products of 16-bit b), plus the
+///              alpha and output roundings.
 std::vector<GemvExpectation>
 expectAnyOrderGemv(const GemvProblem &p, const uint8_t *a, const uint8_t *sfa,
                    const uint8_t *b, const uint8_t *sfb,
@@ -112,7 +118,8 @@ expectAnyOrderGemv(const GemvProblem &p, const uint8_t *a, const uint8_t *sfa,
 /// must (exact where the f32 sum is, else within its bound; for inputs
 /// whose cancellations no fixed tolerance covers). The other elements are
 /// held to compare's rule. Plain compare() when the scales rule out
-/// non-finite results and not `everyElement`.
+/// non-finite results (and, for 16-bit b, the values of b) and not
+/// `everyElement`.
 Comparison compareAnyOrderGemv(const GemvProblem &p, const uint8_t *a,
                                const uint8_t *sfa, const uint8_t *b,
                                const uint8_t *sfb, const uint8_t *out,
