@@ -31,11 +31,16 @@ constexpr int64_t kSignBits = 0x88888888, kByteMsbs = 0x80808080;
 constexpr int64_t kMagicBits = 0x4A400000;
 constexpr float kMagicValue = 3145728.0f;
 
+/// prmt: the bytes of (hi:lo) that the selector's nibbles pick.
+Value permute(OpBuilder &b, Location loc, Value lo, Value hi, Value selector) {
+  return NVVM::PermuteOp::create(
+      b, loc, b.getI32Type(), lo, hi, selector,
+      NVVM::PermuteModeAttr::get(b.getContext(), NVVM::PermuteMode::DEFAULT));
+}
+
 Value lookup(OpBuilder &b, Location loc, Value selector) {
   ScalarOps o{b, loc};
-  return NVVM::PermuteOp::create(
-      b, loc, b.getI32Type(), o.i32(kTableLo), o.i32(kTableHi), selector,
-      NVVM::PermuteModeAttr::get(b.getContext(), NVVM::PermuteMode::DEFAULT));
+  return permute(b, loc, o.i32(kTableLo), o.i32(kTableHi), selector);
 }
 
 /// Bytewise x - y for bytes in [0, 127] whose differences stay in int8: the
@@ -198,18 +203,50 @@ Value dotCvt(OpBuilder &b, Location loc, ArrayRef<Value> words,
 }
 
 //===----------------------------------------------------------------------===//
-// f32: every code decoded to f32 with integer arithmetic (Codec.h).
+// f32: every code decoded to f32 with byte permutes. The f32 of an e2m1
+// value has two nonzero bytes, both looked up by prmt from the code's
+// magnitude (four codes a lookup); the sign bits are moved onto the top
+// bytes, the byte pairs of two values are one bf16x2 word, and a bf16 is
+// the top half of its f32. About 3 operations a value.
 //===----------------------------------------------------------------------===//
+
+// Byte 3 and byte 2 of the f32 of magnitudes 0, 0.5, 1, 1.5, 2, 3, 4, 6.
+constexpr int64_t kTopLo = 0x3F3F3F00, kTopHi = 0x40404040;
+constexpr int64_t kNextLo = 0xC0800000, kNextHi = 0xC0804000;
+constexpr int64_t kMagnitudeBits = 0x77777777;
+
+/// The f32 values of a bf16x2 word, the lower half first.
+void appendBF16Pair(OpBuilder &b, Location loc, Value pair,
+                    SmallVectorImpl<Value> &values) {
+  ScalarOps o{b, loc};
+  values.push_back(o.asF32(o.shl(pair, 16)));
+  values.push_back(o.asF32(o.andi(pair, 0xFFFF0000)));
+}
 
 SmallVector<Value> decodeCodes(OpBuilder &b, Location loc,
                                ArrayRef<Value> words) {
   ScalarOps o{b, loc};
   SmallVector<Value> values;
-  for (Value w : words)
-    for (int64_t i = 0; i < 8; ++i)
-      values.push_back(buildDecodeE2M1(
-          b, loc,
-          arith::TruncIOp::create(b, loc, b.getI8Type(), o.shr(w, 4 * i))));
+  for (Value w : words) {
+    Value magnitudes = o.andi(w, kMagnitudeBits);
+    Value shifted = o.shl(w, 4);
+    // Codes 0-3 sit in bytes 0-1 of the word, codes 4-7 in bytes 2-3.
+    for (int64_t half = 0; half < 2; ++half) {
+      Value selector = half ? o.shr(magnitudes, 16) : magnitudes;
+      Value top = permute(b, loc, o.i32(kTopLo), o.i32(kTopHi), selector);
+      Value next = permute(b, loc, o.i32(kNextLo), o.i32(kNextHi), selector);
+      // Byte i of `signs` has code i's sign bit as its top bit: the even
+      // codes' from the word shifted by 4, the odd codes' in place.
+      int64_t at = 2 * half;
+      Value signs =
+          permute(b, loc, w, shifted,
+                  o.i32((4 + at) | at << 4 | (5 + at) << 8 | (at + 1) << 12));
+      top = o.ori(top, o.andi(signs, 0x80808080));
+      // (next, top) of codes 0 and 1, then of codes 2 and 3: bf16x2.
+      appendBF16Pair(b, loc, permute(b, loc, next, top, o.i32(0x5140)), values);
+      appendBF16Pair(b, loc, permute(b, loc, next, top, o.i32(0x7362)), values);
+    }
+  }
   return values;
 }
 
@@ -286,13 +323,10 @@ Value mlir::nvfp4::buildPreparedUnitDot(OpBuilder &b, Location loc,
 SmallVector<Value> mlir::nvfp4::buildWideVectorUnit(OpBuilder &b, Location loc,
                                                     Type element,
                                                     ArrayRef<Value> words) {
-  ScalarOps o{b, loc};
   SmallVector<Value> values;
   for (Value w : words) {
     if (element.isBF16()) {
-      // A bf16 is the top half of the f32 of the same value.
-      values.push_back(o.asF32(o.shl(w, 16)));
-      values.push_back(o.asF32(o.andi(w, 0xFFFF0000)));
+      appendBF16Pair(b, loc, w, values);
       continue;
     }
     Value halves = LLVM::BitcastOp::create(

@@ -15,8 +15,7 @@
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="chip=sm_90a decode=f32" \
 // RUN:   | FileCheck %s --check-prefix=F32 \
 // RUN:       --implicit-check-not=nvvm.convert.f4x2.to.f16x2 \
-// RUN:       --implicit-check-not=nvvm.dot.accumulate.4way \
-// RUN:       --implicit-check-not=nvvm.prmt
+// RUN:       --implicit-check-not=nvvm.dot.accumulate.4way
 //
 // Without cache hints the matrix is read with plain aligned vector loads:
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="chip=sm_90a cache-hints=false" \
@@ -110,7 +109,8 @@ func.func @gemv_blocked_mxfp4(%a: memref<1x130x256xi8>,
 // CHECK: memref.store %{{.*}} : memref<1x130xbf16>
 
 //===----------------------------------------------------------------------===//
-// decode=f32: integer decode of every code, f32 FMAs.
+// decode=f32: every code's f32 bytes looked up by byte permutes (the
+// magnitude's two bytes, the sign moved onto the top one), f32 FMAs.
 //===----------------------------------------------------------------------===//
 
 // F32-LABEL: func.func @gemv_linear(
@@ -118,7 +118,9 @@ func.func @gemv_blocked_mxfp4(%a: memref<1x130x256xi8>,
 // F32-SAME: config = {{[{].*}}decode = "f32"
 // F32-LABEL: gpu.module @nvfp4_gemv_256x1024x2_nvfp4_linear_f16
 // F32: llvm.inline_asm "ld.global.nc.L1::no_allocate.v4.u32
-// F32: arith.uitofp
+// F32: nvvm.prmt <default> %{{.*}}, %c1061109504_i32{{.*}}, %c1077952576_i32
+// F32: arith.andi %{{.*}}, %c-2139062144_i32
+// F32: nvvm.prmt <default> %c20800_i32
 // F32: math.fma %{{.*}} : f32
 // F32: gpu.shuffle xor
 
