@@ -5,22 +5,31 @@ benchmark scripts and nvfp4-sim-check's variants all use it).
 
 A GEMV is M x K x L with optional variant fields, separated by colons:
 
-    MxKxL[:nvfp4|mxfp4][:linear|blocked128x4][:f16|bf16|f32][:noalpha]
+    MxKxL[:nvfp4|mxfp4][:linear|blocked128x4][:f16|bf16|f32][:nN]
+         [:vf16|vbf16][:noalpha]
 
 The defaults are those of the reference problem: nvfp4 (e4m3fn scales per 16
-values), linear scales, f16 output, with alpha. A scale layout conversion is
+values), linear scales, f16 output, one vector of packed e2m1 values with its
+scales, with alpha. `nN` (1 <= N <= 16) gives b a vector dimension: N vectors
+b [L, N, ...] with c [L, N, M] (without it, b [L, ...] and c [L, M]).
+`vf16` and `vbf16` make b 16-bit values, [L, K] or [L, N, K], with no sfb
+operand. A scale layout conversion is
 
     convert:ROWSxCOLSxL:e4m3|ue8m0:FROM:TO
 
 Operand shapes follow the nvfp4 op documentation (batch outermost). A
 malformed spec raises SpecError; the command line prints it and exits 1.
 """
+import re
 import sys
 
 FORMATS = {"nvfp4": (16, "f8E4M3FN"), "mxfp4": (32, "f8E8M0FNU")}
 SCALES = {"e4m3": "f8E4M3FN", "ue8m0": "f8E8M0FNU"}
 LAYOUTS = ("linear", "blocked128x4")
 OUTPUTS = ("f16", "bf16", "f32")
+# The element type of b: packed e2m1 (with scales sfb) or 16-bit values.
+VECTORS = {"e2m1": "i8", "f16": "f16", "bf16": "bf16"}
+MAX_VECTORS = 16
 
 
 class SpecError(ValueError):
@@ -53,10 +62,13 @@ def parse_shape(text, spec):
 
 
 def parse_gemv(spec):
+    """The shape dict of a GEMV spec: m, k, l, format, layout, output, alpha,
+    n (the number of vectors, None for the one-vector form) and vector (the
+    element type of b: e2m1, f16 or bf16)."""
     fields = spec.split(":")
     m, k, l = parse_shape(fields[0], spec)
     shape = {"m": m, "k": k, "l": l, "format": "nvfp4", "layout": "linear",
-             "output": "f16", "alpha": True}
+             "output": "f16", "alpha": True, "n": None, "vector": "e2m1"}
     for field in fields[1:]:
         if field in FORMATS:
             shape["format"] = field
@@ -66,21 +78,47 @@ def parse_gemv(spec):
             shape["output"] = field
         elif field == "noalpha":
             shape["alpha"] = False
+        elif re.fullmatch(r"n[0-9]+", field):
+            n = int(field[1:])
+            if not 1 <= n <= MAX_VECTORS:
+                raise SpecError(f"N = {n} vectors is not in 1..{MAX_VECTORS} "
+                                f"in '{spec}'")
+            shape["n"] = n
+        elif field.startswith("v"):
+            # Packed e2m1 b is the default, spelled by no field.
+            if field[1:] not in VECTORS or field == "ve2m1":
+                raise SpecError(f"unknown vector type '{field}' (vf16 or "
+                                f"vbf16) in '{spec}'")
+            shape["vector"] = field[1:]
         else:
             raise SpecError(f"unknown variant '{field}' in '{spec}'")
     return shape
 
 
+def vector_suffix(s, sep):
+    """The n and vector fields of `s` that differ from the default, each
+    after `sep`."""
+    suffix = ""
+    if s.get("n") is not None:
+        suffix += f"{sep}n{s['n']}"
+    if s.get("vector", "e2m1") != "e2m1":
+        suffix += f"{sep}v{s['vector']}"
+    return suffix
+
+
 def gemv_spec(s):
     """The spec of the shape dict `s` (parse_gemv's result), every field
-    spelled out: parse_gemv(gemv_spec(s)) == s."""
+    spelled out: parse_gemv(gemv_spec(s)) == s. n and vector may be absent
+    from `s` (the one packed vector)."""
     return (f"{s['m']}x{s['k']}x{s['l']}:{s['format']}:{s['layout']}:"
-            f"{s['output']}" + ("" if s["alpha"] else ":noalpha"))
+            f"{s['output']}" + vector_suffix(s, ":") +
+            ("" if s["alpha"] else ":noalpha"))
 
 
 def gemv_name(s):
     name = f"gemv_{s['m']}x{s['k']}x{s['l']}_{s['format']}_{s['layout']}_"
-    return name + s["output"] + ("" if s["alpha"] else "_noalpha")
+    return (name + s["output"] + vector_suffix(s, "_") +
+            ("" if s["alpha"] else "_noalpha"))
 
 
 def gemv_function(spec, name=None):
@@ -90,23 +128,27 @@ def gemv_function(spec, name=None):
     cols = k // block
     if cols * block != k:
         raise SpecError(f"K = {k} is not a multiple of {block} in '{spec}'")
-    types = [memref([l, m, k // 2], "i8"),
-             scale_memref(s["layout"], m, cols, l, scale),
-             memref([l, k // 2], "i8"),
-             scale_memref(s["layout"], 1, cols, l, scale, vector=True),
-             memref([l, m], s["output"])]
-    params = [f"{a}: {t}" for a, t in
-              zip(["%a", "%sfa", "%b", "%sfb", "%c"], types)]
+    n, packed = s["n"], s["vector"] == "e2m1"
+    # b and c: [L, ...] for one vector, [L, N, ...] for N vectors.
+    outer = [l] if n is None else [l, n]
+    operands = [("%a", memref([l, m, k // 2], "i8")),
+                ("%sfa", scale_memref(s["layout"], m, cols, l, scale)),
+                ("%b", memref(outer + [k // 2 if packed else k],
+                              VECTORS[s["vector"]]))]
+    if packed:
+        operands.append(("%sfb", scale_memref(s["layout"], n or 1, cols, l,
+                                              scale, vector=n is None)))
+    c = memref(outer + [m], s["output"])
+    params = [f"{a}: {t}" for a, t in operands + [("%c", c)]]
     alpha = ""
     if s["alpha"]:
         params.append("%alpha: f32")
         alpha = " alpha(%alpha)"
     return (
         f"func.func @{name or gemv_name(s)}({', '.join(params)}) {{\n"
-        f"  nvfp4.gemv <{s['format']}> <{s['layout']}> %a, %sfa, %b, %sfb "
-        f"into %c{alpha}\n"
-        f"      : {types[0]}, {types[1]}, {types[2]}, {types[3]} "
-        f"into {types[4]}\n"
+        f"  nvfp4.gemv <{s['format']}> <{s['layout']}> "
+        f"{', '.join(a for a, _ in operands)} into %c{alpha}\n"
+        f"      : {', '.join(t for _, t in operands)} into {c}\n"
         f"  return\n"
         f"}}\n")
 

@@ -35,9 +35,17 @@ class GemvSpec:
     def parse(cls, text):
         """A spec such as `7168x2048x4:blocked128x4:noalpha`."""
         try:
-            return cls(**ir.parse_gemv(text))
+            fields = ir.parse_gemv(text)
         except ir.SpecError as error:
             raise ArgumentError(str(error)) from None
+        # The package launches the one-vector form with packed b; the IR
+        # writer alone knows N vectors and 16-bit b.
+        n, vector = fields.pop("n"), fields.pop("vector")
+        if n is not None or vector != "e2m1":
+            raise ArgumentError(f"'{text}': the nvfp4 package runs one "
+                                f"packed e2m1 vector (no nN, vf16 or vbf16 "
+                                f"field)")
+        return cls(**fields)
 
     def spec(self):
         """Every field spelled out, e.g. `7168x2048x4:nvfp4:linear:f16`."""

@@ -8,7 +8,10 @@
 //
 //   gemv     the Full and Weak distributions of ref::generateGemvInputs,
 //            and one of the edge distributions (Extreme, Overflow, Cancel)
-//            in turn, or all three with --edges. Each element must meet
+//            in turn, or all three with --edges; with 16-bit b (no sfb),
+//            Full and Extreme, the two it has. Every form of b: one packed
+//            vector, N packed vectors (b [L, N, K/2], c [L, N, M]), and
+//            16-bit b, one ([L, K]) or N ([L, N, K]). Each element must meet
 //            ref::expectAnyOrderGemv: bit-identical to the correctly rounded
 //            reference where the f32 evaluation is exact in any summation
 //            order (all unit terms multiples of 2^e with sum |t| <=
@@ -50,25 +53,37 @@ using namespace nvfp4;
 using ref::ElementType;
 using ref::ScaleFormat;
 using ref::ScaleLayout;
+using ref::VectorElement;
 
 namespace {
 
+// The entry points take one pointer a buffer: a, sfa, b, sfb, c for packed
+// b, a, sfa, b, c for 16-bit b; then alpha when the op has one.
 using GemvFn = void (*)(void *, void *, void *, void *, void *);
 using GemvAlphaFn = void (*)(void *, void *, void *, void *, void *, float);
+using WideGemvFn = void (*)(void *, void *, void *, void *);
+using WideGemvAlphaFn = void (*)(void *, void *, void *, void *, float);
 using ConvertFn = void (*)(void *, void *);
 
-/// One compiled function: a gemv (m, k, l, format, layout, output, alpha) or
-/// a layout conversion (rows = m, cols = k, from = layout, to = dstLayout).
+/// One compiled function: a gemv (m, k, l, format, layout, output, alpha; n
+/// vectors, in a vector dimension of b and c or not, of `vector` elements)
+/// or a layout conversion (rows = m, cols = k, from = layout, to =
+/// dstLayout). Exactly one function pointer is set, that of its signature.
 struct SimKernel {
   const char *variant, *options, *spec;
   ConvertFn convert;
   GemvFn gemv;
   GemvAlphaFn gemvAlpha;
+  WideGemvFn wide;
+  WideGemvAlphaFn wideAlpha;
   int64_t m, k, l;
   ScaleFormat format;
   ScaleLayout layout, dstLayout;
   ElementType output;
   bool alpha;
+  int64_t n;
+  bool vectorDim;
+  VectorElement vector;
 };
 
 #include "Variants.inc"
@@ -163,17 +178,33 @@ void checkGemv(Stats &stats, const SimKernel &kernel, ref::Distribution dist,
   p.format = kernel.format;
   p.layout = kernel.layout;
   p.output = kernel.output;
+  p.n = kernel.n;
+  p.vector = kernel.vector;
   p.alpha =
       kernel.alpha ? (dist == ref::Distribution::Full ? 0.3f : 1.5f) : 1.0f;
   ref::GemvInputs in = ref::generateGemvInputs(p, dist, seed);
+  // b holds all N vectors; sfb is empty (and not passed) for 16-bit b.
+  if (in.b.size() != size_t(p.l * ref::vectorBatchBytes(p)) ||
+      in.sfb.size() != size_t(p.l * ref::vectorScaleBatchBytes(p))) {
+    std::fprintf(stderr,
+                 "nvfp4-sim-check: b or sfb of %s is not the size "
+                 "of its problem\n",
+                 kernel.spec);
+    std::exit(2);
+  }
   Guarded a(in.a), sfa(in.sfa), b(in.b), sfb(in.sfb);
-  Guarded c(static_cast<size_t>(p.l * p.m * ref::elementBytes(p.output)), 0xFF);
+  Guarded c(static_cast<size_t>(p.l * p.n * p.m * ref::elementBytes(p.output)),
+            0xFF);
   nvfp4sim_set_reverse_order(reverseThreads);
-  if (kernel.alpha)
+  if (kernel.gemvAlpha)
     kernel.gemvAlpha(a.data(), sfa.data(), b.data(), sfb.data(), c.data(),
                      p.alpha);
-  else
+  else if (kernel.gemv)
     kernel.gemv(a.data(), sfa.data(), b.data(), sfb.data(), c.data());
+  else if (kernel.wideAlpha)
+    kernel.wideAlpha(a.data(), sfa.data(), b.data(), c.data(), p.alpha);
+  else
+    kernel.wide(a.data(), sfa.data(), b.data(), c.data());
 
   std::string what =
       strf("%-20s %-42s %s, threads %s, seed %llu", kernel.variant, kernel.spec,
@@ -196,7 +227,7 @@ void checkGemv(Stats &stats, const SimKernel &kernel, ref::Distribution dist,
   std::vector<ref::GemvExpectation> f32 = ref::expectAnyOrderGemv(
       p, in.a.data(), in.sfa.data(), in.b.data(), in.sfb.data(), expect);
   std::vector<uint8_t> rounded = ref::roundOutput(p.output, expect);
-  const int64_t n = p.l * p.m;
+  const int64_t n = p.l * p.n * p.m;
   if (stats.corrupt) // the first row from seed on that can be made wrong
     for (int64_t j = 0; j < n; ++j) {
       int64_t i = (int64_t(seed % n) + j) % n;
@@ -224,10 +255,15 @@ void checkGemv(Stats &stats, const SimKernel &kernel, ref::Distribution dist,
   }
   if (wrong) {
     ok = false;
-    detail += strf(" %lld of %lld wrong, first c[%lld][%lld] = %.9g, "
-                   "reference %.17g;",
-                   (long long)wrong, (long long)n, (long long)(first / p.m),
-                   (long long)(first % p.m),
+    // c[l][m], or c[l][n][m] with a vector dimension.
+    std::string at =
+        kernel.vectorDim
+            ? strf("[%lld][%lld][%lld]", (long long)(first / (p.m * p.n)),
+                   (long long)(first / p.m % p.n), (long long)(first % p.m))
+            : strf("[%lld][%lld]", (long long)(first / p.m),
+                   (long long)(first % p.m));
+    detail += strf(" %lld of %lld wrong, first c%s = %.9g, reference %.17g;",
+                   (long long)wrong, (long long)n, at.c_str(),
                    ref::readOutput(p.output, c.data(), first), expect[first]);
   }
   detail += strf(" %lld/%lld rows exact, worst %.3f of bound",
@@ -288,8 +324,9 @@ const char *const kHelp =
     "for bit where the f32 sum is exact, NaN or inf where f32 must give it,\n"
     "else within the f32 summation bound; scale-layout conversions byte for\n"
     "byte. GEMVs run on the full and weak inputs and on one edge\n"
-    "distribution (extreme, overflow, cancel) in turn. One line per case,\n"
-    "then the counts; exit status 1 when a case fails.\n"
+    "distribution (extreme, overflow, cancel) in turn; those of 16-bit\n"
+    "vectors on the full and extreme inputs. One line per case, then the\n"
+    "counts; exit status 1 when a case fails.\n"
     "\n"
     "usage: nvfp4-sim-check [--seed N] [--filter TEXT] [--edges] [--corrupt] "
     "[--list]\n"
@@ -369,6 +406,11 @@ int main(int argc, char **argv) {
     }
     // Two thread orders: a missing barrier shows in one or the other.
     checkGemv(stats, k, ref::Distribution::Full, false, caseSeed++);
+    if (k.vector != VectorElement::E2M1) {
+      // 16-bit b is drawn from Full and Extreme only.
+      checkGemv(stats, k, ref::Distribution::Extreme, true, caseSeed++);
+      continue;
+    }
     checkGemv(stats, k, ref::Distribution::Weak, true, caseSeed++);
     // The edge distributions in turn within a variant (each has at least
     // three GEMVs), or all of them with --edges.
