@@ -50,19 +50,21 @@ struct RowTerms {
   int lowest = 1 << 30;       // lowest set bit over the nonzero terms
 };
 
+/// The terms of row m of batch l against vector `vec`.
 RowTerms rowTerms(const GemvProblem &p, const uint8_t *a, const uint8_t *sfa,
-                  const uint8_t *b, const uint8_t *sfb, int64_t l, int64_t m) {
+                  const uint8_t *b, const uint8_t *sfb, int64_t l, int64_t vec,
+                  int64_t m) {
   const int64_t bs = blockSize(p.format), cols = p.k / bs;
   const uint8_t *aRow = a + (l * p.m + m) * (p.k / 2);
-  const uint8_t *bRow = b + l * (p.k / 2);
+  const uint8_t *bRow = b + l * vectorBatchBytes(p) + vec * (p.k / 2);
   const uint8_t *sfaBatch = sfa + l * scaleBatchBytes(p.layout, p.m, cols);
-  const uint8_t *sfbBatch = sfb + l * scaleBatchBytes(p.layout, 1, cols);
+  const uint8_t *sfbBatch = sfb + l * vectorScaleBatchBytes(p);
   RowTerms row;
   for (int64_t kb = 0; kb < cols; ++kb) {
     double sa =
         decodeScale(p.format, sfaBatch[scaleOffset(p.layout, m, kb, cols)]);
     double sb =
-        decodeScale(p.format, sfbBatch[scaleOffset(p.layout, 0, kb, cols)]);
+        decodeScale(p.format, sfbBatch[scaleOffset(p.layout, vec, kb, cols)]);
     if (std::isnan(sa) || std::isnan(sb)) {
       row.nan = true;
       return row;
@@ -152,17 +154,18 @@ bool staysInF32Range(const GemvProblem &p, const uint8_t *sfa,
     return most;
   };
   const double maxA = largest(sfa, p.l * scaleBatchBytes(p.layout, p.m, cols));
-  const double maxB = largest(sfb, p.l * scaleBatchBytes(p.layout, 1, cols));
+  const double maxB = largest(sfb, p.l * vectorScaleBatchBytes(p));
   const double maxBlockDot = 36.0 * blockSize(p.format);
   // false for NaN
   return 36.0 * kUnit * maxA < 0x1p127 &&
          maxBlockDot * maxA * maxB * static_cast<double>(cols) < 0x1p127;
 }
 
-/// The GPU kernels take one vector of packed e2m1; so does this analysis.
-void checkOneVector(const GemvProblem &p) {
-  if (p.n != 1 || p.vector != VectorElement::E2M1)
-    detail::fatal("the any-order GEMV bound covers one packed e2m1 vector");
+/// The analysis covers packed e2m1 vectors (each row against each vector
+/// is the one-vector sum); 16-bit vectors form other terms.
+void checkPacked(const GemvProblem &p) {
+  if (p.vector != VectorElement::E2M1)
+    detail::fatal("the any-order GEMV bound covers packed e2m1 vectors");
 }
 
 } // namespace
@@ -171,13 +174,14 @@ std::vector<GemvExpectation>
 ref::expectAnyOrderGemv(const GemvProblem &p, const uint8_t *a,
                         const uint8_t *sfa, const uint8_t *b,
                         const uint8_t *sfb, const std::vector<double> &ref) {
-  checkOneVector(p);
+  checkPacked(p);
   std::vector<GemvExpectation> out;
-  out.reserve(p.l * p.m);
+  out.reserve(p.l * p.n * p.m);
   for (int64_t l = 0; l < p.l; ++l)
-    for (int64_t m = 0; m < p.m; ++m)
-      out.push_back(expectRow(rowTerms(p, a, sfa, b, sfb, l, m), p.alpha,
-                              p.output, ref[l * p.m + m]));
+    for (int64_t vec = 0; vec < p.n; ++vec)
+      for (int64_t m = 0; m < p.m; ++m)
+        out.push_back(expectRow(rowTerms(p, a, sfa, b, sfb, l, vec, m), p.alpha,
+                                p.output, ref[(l * p.n + vec) * p.m + m]));
   return out;
 }
 
@@ -187,7 +191,7 @@ Comparison ref::compareAnyOrderGemv(const GemvProblem &p, const uint8_t *a,
                                     const std::vector<double> &ref, double rtol,
                                     double atol, bool everyElement) {
   using Kind = GemvExpectation::Kind;
-  checkOneVector(p);
+  checkPacked(p);
   if (!everyElement && staysInF32Range(p, sfa, sfb))
     return compare(p.output, out, ref, rtol, atol);
   std::vector<GemvExpectation> expect =

@@ -88,7 +88,9 @@ GemvBoundCheck checkGemvBound(const GemvProblem &p,
 /// The GPU kernels' f32 evaluation (docs/numerics.md section 11): per unit
 /// of 16 values, fma(dot * sfa, sfb, acc), the unit terms summed in an
 /// order of the kernel's own. The expectation of every output element of p
-/// (alpha and output type included), in c order; `ref` is gemvExact's.
+/// (alpha and output type included), in c order; `ref` is gemvExact's. p's
+/// vectors must be packed e2m1 (any N: each vector's rows are one-vector
+/// sums).
 ///   NaN        a NaN scale, or unit products dot * sfa beyond the f32 range
 ///              of both signs (or times a zero sfb);
 ///   Inf        such products of one sign, the other terms unable to
