@@ -291,13 +291,17 @@ std::string nvfp4::run::checkShape(const Options &options,
 std::string nvfp4::run::checkInputs(const Options &options,
                                     const Manifest &manifest) {
   const ref::GemvProblem &p = manifest.problem;
+  // Weak, Overflow and Cancel arrange e2m1 codes of b; Full and Extreme
+  // draw 16-bit values too.
   if (manifest.isConversion() || p.vector == ref::VectorElement::E2M1 ||
-      options.dist == ref::Distribution::Full)
+      options.dist == ref::Distribution::Full ||
+      options.dist == ref::Distribution::Extreme)
     return "";
   return std::string("--dist ") + ref::name(options.dist) +
          " needs e2m1 vectors; kernel " + manifest.kernel + " takes " +
          ref::name(p.vector) + " vectors (use --dist " +
-         ref::name(ref::Distribution::Full) + ")";
+         ref::name(ref::Distribution::Full) + " or " +
+         ref::name(ref::Distribution::Extreme) + ")";
 }
 
 std::optional<float> nvfp4::run::chooseAlpha(const Options &options,
