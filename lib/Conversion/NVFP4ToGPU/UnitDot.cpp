@@ -79,73 +79,52 @@ SmallVector<Value> prepareDp4a(OpBuilder &b, Location loc,
   return prepared;
 }
 
-/// a's (positive, negative) lookups of half word `i`, as byte vectors.
-using HalfLookups = function_ref<std::pair<Value, Value>(int64_t i)>;
-
-/// The dot of a unit from a's lookups, produced by `half` in the order the
-/// dp4a chains consume them.
-Value dp4aDot(OpBuilder &b, Location loc, int64_t halves, HalfLookups half,
-              ArrayRef<Value> prepared) {
-  ScalarOps o{b, loc};
-  auto sType = NVVM::DotAccumulateTypeAttr::get(
-      b.getContext(), NVVM::DotAccumulateType::SIGNED);
-  // The products of a's positive and negative codes go to two sums (two
-  // independent chains), so b needs no negated copy. The first starts at
-  // the bits of 1.5 * 2^21: while |sum| < 2^22 their difference is the bit
-  // pattern of the f32 1.5 * 2^21 + sum / 4, so one f32 subtraction gives
-  // the dot itself (no I2F, which issues at a quarter rate, and no factor
-  // to fold into a scale).
-  Value accPos = o.i32(kMagicBits), accNeg = o.i32(0);
-  for (int64_t i = 0; i < halves; ++i) {
-    auto [pos, neg] = half(i);
-    Value signedB = asBytes(b, loc, prepared[i]);
-    accPos = NVVM::DotAccumulate4WayOp::create(b, loc, b.getI32Type(), pos,
-                                               sType, signedB, sType, accPos);
-    accNeg = NVVM::DotAccumulate4WayOp::create(b, loc, b.getI32Type(), neg,
-                                               sType, signedB, sType, accNeg);
-  }
-  // |sum| <= 16 * 144, far below 2^22.
-  Value biased =
-      arith::BitcastOp::create(b, loc, b.getF32Type(), o.sub(accPos, accNeg));
+/// The dot of a unit from the integer sum of its doubled products (4 dot)
+/// accumulated on the bits of 1.5 * 2^21: while |sum| < 2^22 they are the
+/// bit pattern of the f32 1.5 * 2^21 + dot, so one f32 subtraction gives
+/// the dot itself (no I2F, which issues at a quarter rate, and no factor to
+/// fold into a scale).
+Value unbias(OpBuilder &b, Location loc, Value bits) {
+  Value biased = arith::BitcastOp::create(b, loc, b.getF32Type(), bits);
   return arith::SubFOp::create(
       b, loc, biased,
       arith::ConstantOp::create(b, loc, b.getF32FloatAttr(kMagicValue)));
 }
 
-std::pair<Value, Value> halfLookups(OpBuilder &b, Location loc,
-                                    std::pair<Value, Value> selectors) {
-  return {asBytes(b, loc, lookup(b, loc, selectors.first)),
-          asBytes(b, loc, lookup(b, loc, selectors.second))};
+Value dp4a(OpBuilder &b, Location loc, Value x, Value y, Value acc) {
+  auto sType = NVVM::DotAccumulateTypeAttr::get(
+      b.getContext(), NVVM::DotAccumulateType::SIGNED);
+  return NVVM::DotAccumulate4WayOp::create(b, loc, b.getI32Type(), x, sType, y,
+                                           sType, acc);
 }
 
-/// One vector: each half's lookups right before its products.
+/// One vector: a's codes are looked up, never prepared. The products of
+/// its positive and negative codes go to two sums (two independent
+/// chains), so b needs no negated copy.
 Value dotDp4a(OpBuilder &b, Location loc, ArrayRef<Value> words,
               ArrayRef<Value> prepared) {
-  SmallVector<std::pair<Value, Value>> selectors = halfSelectors(b, loc, words);
-  return dp4aDot(
-      b, loc, selectors.size(),
-      [&](int64_t i) { return halfLookups(b, loc, selectors[i]); }, prepared);
-}
-
-/// a's lookups of every half, positive then negative, for several vectors.
-SmallVector<Value> prepareMatrixDp4a(OpBuilder &b, Location loc,
-                                     ArrayRef<Value> words) {
-  SmallVector<Value> lookups;
-  for (std::pair<Value, Value> selectors : halfSelectors(b, loc, words)) {
-    auto [pos, neg] = halfLookups(b, loc, selectors);
-    lookups.append({pos, neg});
+  ScalarOps o{b, loc};
+  Value accPos = o.i32(kMagicBits), accNeg = o.i32(0);
+  for (auto [i, half] : llvm::enumerate(halfSelectors(b, loc, words))) {
+    Value pos = asBytes(b, loc, lookup(b, loc, half.first));
+    Value neg = asBytes(b, loc, lookup(b, loc, half.second));
+    Value signedB = asBytes(b, loc, prepared[i]);
+    accPos = dp4a(b, loc, pos, signedB, accPos);
+    accNeg = dp4a(b, loc, neg, signedB, accNeg);
   }
-  return lookups;
+  // |sum| <= 16 * 144, far below 2^22.
+  return unbias(b, loc, o.sub(accPos, accNeg));
 }
 
-Value preparedDotDp4a(OpBuilder &b, Location loc, ArrayRef<Value> lookups,
-                      ArrayRef<Value> prepared) {
-  return dp4aDot(
-      b, loc, lookups.size() / 2,
-      [&](int64_t i) {
-        return std::make_pair(lookups[2 * i], lookups[2 * i + 1]);
-      },
-      prepared);
+/// Several vectors: a's unit is prepared once like b's (signed bytes 2a),
+/// so each vector's dot is one chain of four signed x signed products.
+Value preparedDotDp4a(OpBuilder &b, Location loc, ArrayRef<Value> preparedA,
+                      ArrayRef<Value> preparedB) {
+  ScalarOps o{b, loc};
+  Value acc = o.i32(kMagicBits);
+  for (auto [x, y] : llvm::zip_equal(preparedA, preparedB))
+    acc = dp4a(b, loc, asBytes(b, loc, x), asBytes(b, loc, y), acc);
+  return unbias(b, loc, acc);
 }
 
 //===----------------------------------------------------------------------===//
@@ -295,7 +274,7 @@ SmallVector<Value> mlir::nvfp4::buildPrepareMatrixUnit(OpBuilder &b,
                                                        ArrayRef<Value> words) {
   switch (method) {
   case DecodeMethod::Dp4a:
-    return prepareMatrixDp4a(b, loc, words);
+    return prepareDp4a(b, loc, words);
   case DecodeMethod::Cvt:
     return prepareCvt(b, loc, words);
   case DecodeMethod::F32:

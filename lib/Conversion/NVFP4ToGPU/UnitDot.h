@@ -27,7 +27,8 @@ Value buildUnitDot(OpBuilder &b, Location loc, DecodeMethod method,
                    ArrayRef<Value> words, ArrayRef<Value> prepared);
 
 /// a's unit (two i32 words) decoded once for several vectors, in the form
-/// buildPreparedUnitDot consumes.
+/// buildPreparedUnitDot consumes (dp4a: signed bytes like b's, so a dot is
+/// four 4-way products instead of eight).
 SmallVector<Value> buildPrepareMatrixUnit(OpBuilder &b, Location loc,
                                           DecodeMethod method,
                                           ArrayRef<Value> words);

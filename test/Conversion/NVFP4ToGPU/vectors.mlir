@@ -18,18 +18,22 @@
 
 // CHECK-LABEL: gpu.func @nvfp4_gemv_130x1040x2_n4_nvfp4_linear_f32(
 // CHECK-SAME: memref<2x4x520xi8>, %{{.*}}: memref<2x4x65xf8E4M3FN>, %{{.*}}: memref<2x4x130xf32>, %{{.*}}: f32)
-// One step of one row (one 8-byte unit): a's eight lookups, then for each
-// of the four vectors its own eight lookups and eight 4-way dot products.
+// One step of one row (one 8-byte unit): a's eight lookups (signed bytes,
+// as b's), then for each of the four vectors its own eight lookups and four
+// 4-way dot products (signed a times signed b).
 // CHECK-COUNT-8: nvvm.prmt
 // CHECK-NOT: nvvm.dot.accumulate.4way
 // CHECK-COUNT-8: nvvm.prmt
-// CHECK-COUNT-8: nvvm.dot.accumulate.4way
+// CHECK-COUNT-4: nvvm.dot.accumulate.4way
+// CHECK-NOT: nvvm.dot.accumulate.4way
 // CHECK-COUNT-8: nvvm.prmt
-// CHECK-COUNT-8: nvvm.dot.accumulate.4way
+// CHECK-COUNT-4: nvvm.dot.accumulate.4way
+// CHECK-NOT: nvvm.dot.accumulate.4way
 // CHECK-COUNT-8: nvvm.prmt
-// CHECK-COUNT-8: nvvm.dot.accumulate.4way
+// CHECK-COUNT-4: nvvm.dot.accumulate.4way
+// CHECK-NOT: nvvm.dot.accumulate.4way
 // CHECK-COUNT-8: nvvm.prmt
-// CHECK-COUNT-8: nvvm.dot.accumulate.4way
+// CHECK-COUNT-4: nvvm.dot.accumulate.4way
 // CHECK: gpu.shuffle xor
 // Vector v of row m goes to c[l, v, m].
 // CHECK-DAG: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %c0{{.*}}, %{{.*}}] : memref<2x4x130xf32>
