@@ -407,9 +407,10 @@ int main(int argc, char **argv) {
   app.add_option("--m", m, "rows of the matrix")->required();
   app.add_option("--k", k, "columns of the matrix")->required();
   app.add_option("--l", l, "batches (default 1)");
-  app.add_option("--n", n,
-                 "vectors of a batch, 1 to 16 (default 1): b [L, N, K/2], "
-                 "c [L, N, M]");
+  CLI::Option *nOption = app.add_option(
+      "--n", n,
+      "vectors of a batch, 1 to 16: b [L, N, K/2], c [L, N, M] (default: "
+      "the manifest's n; when given, the manifest must say the same)");
   app.add_option("--format", format, "nvfp4 or mxfp4 (default nvfp4)")
       ->check(CLI::IsMember({"nvfp4", "mxfp4"}));
   app.add_option("--layout", layoutName,
@@ -458,10 +459,13 @@ int main(int argc, char **argv) {
     return 2;
   }
   const ref::GemvProblem &shape = manifest->problem;
-  // Manifests before version 3 say nothing about N (their problem has
-  // n = 1); a version 3 manifest must name the same N.
+  // The manifest says N (version 3); --n, when given, must agree.
+  if (!nOption->count() && !manifest->isConversion()) {
+    n = shape.n;
+    p = p.withVectors(n);
+  }
   if (manifest->isConversion() || shape.m != m || shape.k != k ||
-      shape.l != l || (shape.n != n && shape.n != 1) ||
+      shape.l != l || shape.n != n ||
       shape.vector != ref::VectorElement::E2M1 ||
       (shape.format == ref::ScaleFormat::MXFP4) != p.mxfp4 ||
       (shape.layout == ref::ScaleLayout::Blocked128x4) != p.blocked) {
