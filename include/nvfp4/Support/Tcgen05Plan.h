@@ -190,7 +190,14 @@ struct GemvPlan {
   int64_t barrierCount() const { return usesTma() ? 2 * stages : stages; }
   /// Where tcgen05.alloc writes the tensor-memory address.
   int64_t tmemSlotOffset() const { return barrierOffset(barrierCount()); }
-  int64_t sharedBytes() const { return (tmemSlotOffset() + 4 + 15) / 16 * 16; }
+  /// NVFP4 with several vectors: a word whose bit n the sfb threads set
+  /// (atomic OR) when a scale of vector n is negative (checksScaleSigns()).
+  bool hasVectorSignMask() const { return !mxfp4 && vectors > 1; }
+  int64_t vectorSignMaskOffset() const { return tmemSlotOffset() + 4; }
+  int64_t sharedBytes() const {
+    return (tmemSlotOffset() + 4 + (hasVectorSignMask() ? 4 : 0) + 15) / 16 *
+           16;
+  }
 
   //--- Tensor memory --------------------------------------------------------//
   /// D[128 x mmaN] f32: lane = row, column n = vector n.
@@ -335,7 +342,10 @@ struct GemvPlan {
   // The MMA reads NVFP4 scales as ue4m3 (no sign), the dialect's e4m3fn
   // scales have one. The kernel does not multiply with a negative scale: a
   // row whose scales, or whose vector's scales, have a sign bit set gets
-  // NaN (docs/tcgen05.md). ue8m0 has no sign bit.
+  // NaN (docs/tcgen05.md): output c[l, n, m] is NaN when a scale of row m
+  // or of vector n is negative. One vector: the stage barrier ORs the
+  // vector's check into every thread; several: hasVectorSignMask(). ue8m0
+  // has no sign bit.
   bool checksScaleSigns() const { return !mxfp4; }
   static constexpr uint32_t kScaleSignBits = 0x80808080u;
   /// The word of row `t` in the slot's sfa atom: thread t staged it itself.

@@ -128,6 +128,9 @@ void KernelEmitter::emitSetup() {
       for (int64_t slot = 0; slot < plan.stages; ++slot)
         nvgpu::MBarrierInitOp::create(b, loc, fullBarriers, idx(1), idx(slot),
                                       Value());
+    if (plan.hasVectorSignMask())
+      LLVM::StoreOp::create(b, loc, constI32(b, loc, 0),
+                            smemAt(idx(plan.vectorSignMaskOffset())));
     NVVM::FenceMbarrierInitOp::create(b, loc);
     for (Value map : {aMap, sfaMap})
       if (map)
@@ -178,19 +181,33 @@ void KernelEmitter::emitStageLanded(int64_t pending, Value stage, Value slot) {
       return arith::AndIOp::create(b, loc, word, signBits).getResult();
     };
     sfaSigns = loadSigns(plan.sfaWordOffset(iv(tid), iv(slot)));
-    auto ifOp = scf::IfOp::create(b, loc, TypeRange{b.getI32Type()},
-                                  isSfbThread(tid), /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    scf::YieldOp::create(
-        b, loc,
-        loadSigns(
-            plan.vectors == 1
-                ? plan.sfbWordOffset(iv(slot))
-                : plan.sfbWordOffset(iv(tid) - plan.sfbThread(), iv(slot))));
-    b.setInsertionPointToStart(ifOp.elseBlock());
-    scf::YieldOp::create(b, loc, constI32(b, loc, 0));
-    sfbSigns = ifOp.getResult(0);
+    if (plan.hasVectorSignMask()) {
+      // Several vectors: the thread of vector v sets bit v of the mask
+      // (atomic OR); every thread reads the mask after the last stage
+      // barrier, which orders all of these before it.
+      ifThen(isSfbThread(tid), [&] {
+        IV vec = iv(tid) - plan.sfbThread();
+        Value negative = b.createOrFold<arith::CmpIOp>(
+            loc, arith::CmpIPredicate::ne,
+            loadSigns(plan.sfbWordOffset(vec, iv(slot))), constI32(b, loc, 0));
+        Value bit = arith::ShLIOp::create(b, loc, constI32(b, loc, 1),
+                                          toI32(b, loc, vec));
+        Value set =
+            arith::SelectOp::create(b, loc, negative, bit, constI32(b, loc, 0));
+        LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::_or,
+                                  smemAt(idx(plan.vectorSignMaskOffset())), set,
+                                  LLVM::AtomicOrdering::monotonic);
+      });
+    } else {
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange{b.getI32Type()},
+                                    isSfbThread(tid), /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      scf::YieldOp::create(b, loc, loadSigns(plan.sfbWordOffset(iv(slot))));
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(b, loc, constI32(b, loc, 0));
+      sfbSigns = ifOp.getResult(0);
+    }
   }
   // cp.async and st.shared write through the generic proxy; tcgen05.cp and
   // tcgen05.mma read through the async proxy.
@@ -199,6 +216,13 @@ void KernelEmitter::emitStageLanded(int64_t pending, Value stage, Value slot) {
       NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
   if (!plan.checksScaleSigns()) {
     gpu::BarrierOp::create(b, loc);
+    return;
+  }
+  if (plan.hasVectorSignMask()) {
+    gpu::BarrierOp::create(b, loc);
+    Value flag = LLVM::LoadOp::create(b, loc, b.getI32Type(), signFlag);
+    flag = arith::OrIOp::create(b, loc, flag, sfaSigns);
+    LLVM::StoreOp::create(b, loc, flag, signFlag);
     return;
   }
   // The CTA barrier doubles as the OR of the vector's sign check
@@ -365,9 +389,12 @@ void KernelEmitter::emitEpilogue() {
                LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
                .getResult(0);
   Value negative, nan; // built after the first result's bitcast
+  // Several vectors: bit n of the mask says a scale of vector n was
+  // negative (the last stage barrier ordered every atomic OR before this).
+  Value vectorMask;
   Type outType = cast<MemRefType>(cMem.getType()).getElementType();
   SmallVector<Value> results;
-  for (Value word : words) {
+  for (auto [vec, word] : llvm::enumerate(words)) {
     Value result = arith::BitcastOp::create(b, loc, b.getF32Type(), word);
     if (signFlag && !negative) {
       Value flag = LLVM::LoadOp::create(b, loc, b.getI32Type(), signFlag);
@@ -375,9 +402,21 @@ void KernelEmitter::emitEpilogue() {
                                                flag, constI32(b, loc, 0));
       nan = arith::ConstantOp::create(
           b, loc, b.getF32FloatAttr(std::numeric_limits<float>::quiet_NaN()));
+      if (plan.hasVectorSignMask())
+        vectorMask = LLVM::LoadOp::create(
+            b, loc, b.getI32Type(), smemAt(idx(plan.vectorSignMaskOffset())),
+            /*alignment=*/4);
+    }
+    Value nanHere = negative;
+    if (vectorMask) {
+      Value bit = arith::AndIOp::create(
+          b, loc, vectorMask, constI32(b, loc, int64_t(1) << int64_t(vec)));
+      Value vectorNegative = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ne, bit, constI32(b, loc, 0));
+      nanHere = arith::OrIOp::create(b, loc, negative, vectorNegative);
     }
     if (signFlag)
-      result = arith::SelectOp::create(b, loc, negative, nan, result);
+      result = arith::SelectOp::create(b, loc, nanHere, nan, result);
     if (alpha)
       result = arith::MulFOp::create(b, loc, result, alpha);
     if (outType != result.getType())

@@ -7,7 +7,9 @@
 // N = 9, NVFP4 linear, K = 1024: an N = 16 MMA (0x08040480). B: 16 rows
 // x 32 bytes a stage (512 bytes), threads 0..17 copy two 16-byte chunks of
 // each of the 9 vectors; threads 18..26 copy the 9 vectors' scale words to
-// rows 0..8 of the sfb atom (byte 16 n) and check their signs. TMEM: D in
+// rows 0..8 of the sfb atom (byte 16 n) and check their signs (a mask
+// word of negative vectors: a negative scale of vector n gives NaN in
+// vector n only). TMEM: D in
 // columns 0-15, then 2 x 2 x 4 scale columns: 32.
 // CHECK-LABEL: func.func @n9
 // CHECK: dynamic_shared_memory_size %c11296_i32
@@ -33,15 +35,26 @@
 // CHECK: arith.addi %{{.*}}, %c5120 : index
 // CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 4, cache = ca
 // CHECK: scf.for
-// The sign check of the vectors' words by the sfb threads, ORed by the
-// barrier.
-// CHECK: scf.if %[[SFBT]] -> (i32)
-// CHECK: nvvm.barrier #nvvm.reduction<or>
+// The sign check of the vectors' words: the thread of vector v sets bit v
+// of the mask word after the TMEM address slot (11280 + 4) with an atomic
+// OR; then a plain barrier.
+// CHECK: scf.if %[[SFBT]] {
+// CHECK: %[[BIT:.*]] = arith.shli %c1_i32, %{{.*}} : i32
+// CHECK: %[[SET:.*]] = arith.select %{{.*}}, %[[BIT]], %c0_i32 : i32
+// CHECK: %[[MASKP:.*]] = llvm.getelementptr %{{.*}}[11284]
+// CHECK: llvm.atomicrmw _or %[[MASKP]], %[[SET]] monotonic
+// CHECK: nvvm.fence.proxy
+// CHECK-NEXT: gpu.barrier
 // CHECK: nvvm.tcgen05.mma.block_scale %{{.*}}, %{{.*}}, %{{.*}}, %[[IDESC]],
-// Epilogue: nine column loads, one wait, nine stores.
+// Epilogue: nine column loads, one wait, nine stores; vector n's results
+// are NaN when the row met a negative scale or bit n of the mask is set.
 // CHECK-COUNT-9: nvvm.tcgen05.ld
 // CHECK-NOT: nvvm.tcgen05.ld
 // CHECK: nvvm.tcgen05.wait <load>
+// CHECK: %[[MASK:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> i32
+// CHECK: arith.andi %[[MASK]], %c1_i32 : i32
+// CHECK: arith.andi %[[MASK]], %c2_i32 : i32
+// CHECK: arith.andi %[[MASK]], %c256_i32 : i32
 // CHECK: scf.if
 // CHECK-NEXT: memref.store %{{.*}}, %{{.*}}[%block_id_y, %c0, %[[R:.*]]] : memref<1x9x128xf32>
 // CHECK-NEXT: memref.store %{{.*}}, %{{.*}}[%block_id_y, %c1, %[[R]]] : memref<1x9x128xf32>
