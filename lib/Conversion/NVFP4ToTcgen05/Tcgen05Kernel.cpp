@@ -87,8 +87,9 @@ void KernelEmitter::emitSetup() {
   smem32 = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), smem);
   if (plan.checksScaleSigns()) {
     // One flag a thread, set when a scale of its row or of the vector is
-    // negative (a register once LLVM promotes the slot: it is in the entry
-    // block).
+    // negative (with several vectors: of its row; the vectors' go to the
+    // mask word) (a register once LLVM promotes the slot: it is in the
+    // entry block).
     auto ptrType = LLVM::LLVMPointerType::get(ctx);
     signFlag = LLVM::AllocaOp::create(b, loc, ptrType, b.getI32Type(),
                                       constI32(b, loc, 1), /*alignment=*/4);
