@@ -44,10 +44,10 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
     destination byte, padding included. Each launch carries an
     `nvfp4.launch` dictionary (grid, block, shape, formats, parameters, the
     options used) from which `nvfp4-export-kernels` writes the manifest.
-    Only the one-vector gemv with packed e2m1 `b` has a kernel: a gemv of N
-    vectors or of 16-bit `b`, and any `nvfp4.quantize` or
-    `nvfp4.dequantize`, is a located error and the pass fails
-    (`convert-nvfp4-to-loops` lowers them all).
+    Every gemv form has a kernel: one or N (up to 16) vectors, packed e2m1
+    or 16-bit `b` (one sum per row and vector). `nvfp4.quantize` and
+    `nvfp4.dequantize` have none: each is a located error and the pass
+    fails (`convert-nvfp4-to-loops` lowers them).
 
     GEMV kernel: each CTA owns `rows-per-block` rows of one batch. A row is
     reduced by `lanes-per-row` threads, by `split-k` such groups of one CTA
