@@ -421,6 +421,25 @@ TEST_F(RunnerFakeDriver, PdlLaunchesTheRestOfTheChainWithTheAttribute) {
   EXPECT_NE(json.find("\"pdl\":true"), std::string::npos) << json;
 }
 
+TEST_F(RunnerFakeDriver, ChainOfOneReportsAsBefore) {
+  Manifest m = smallManifest(1, ref::VectorElement::E2M1);
+  ReferenceKernel kernel(m);
+  VerifyResult result;
+  std::optional<BenchResult> timing;
+  ASSERT_EQ(bench(m, std::ref(kernel), result, timing, 1, false), "");
+  ASSERT_TRUE(timing);
+  EXPECT_EQ(timing->chain, 1);
+  EXPECT_EQ(timing->uniqueBytes, bufferSizes(m.problem).unique());
+  EXPECT_EQ(fake.records.size(), size_t(1 + 10 + 2));
+  for (const LaunchRecord &r : fake.records)
+    EXPECT_EQ(r.buffers, fake.records[0].buffers);
+  std::string line = formatBench(m, *timing);
+  EXPECT_NE(line.find(" [fake.json]"), std::string::npos) << line;
+  std::string json = formatJson(m, result, &*timing);
+  EXPECT_EQ(json.find("chain"), std::string::npos) << json;
+  EXPECT_EQ(json.find("pdl"), std::string::npos) << json;
+}
+
 TEST_F(RunnerFakeDriver, PdlNeedsCuLaunchKernelEx) {
   Manifest m = smallManifest(1, ref::VectorElement::E2M1);
   ReferenceKernel kernel(m);
