@@ -294,7 +294,7 @@ struct KernelBuilder {
     auto unitType = VectorType::get({kPreparedWordsPerUnit}, b.getI32Type());
     for (auto [chunk, words] : llvm::zip(chunkIds, loaded))
       for (int64_t unit = 0; unit < cfg.bytesPerLoad / 8; ++unit) {
-        SmallVector<Value> prepared = buildPrepareVectorUnit(
+        SmallVector<Value> prepared = buildPrepareUnit(
             b, loc, cfg.decode, ArrayRef<Value>(words).slice(2 * unit, 2));
         vector::StoreOp::create(
             b, loc, vector::FromElementsOp::create(b, loc, unitType, prepared),
@@ -428,7 +428,7 @@ struct KernelBuilder {
         if (!packedVector())
           return buildWideVectorUnit(
               b, loc, cast<MemRefType>(vec.getType()).getElementType(), words);
-        return buildPrepareVectorUnit(b, loc, cfg.decode, words);
+        return buildPrepareUnit(b, loc, cfg.decode, words);
       };
       auto aUnit = [&](size_t r) {
         return aWords.slice(r * wordsPerLoad + 2 * unit, 2);
@@ -445,8 +445,7 @@ struct KernelBuilder {
       // used by every vector.
       SmallVector<SmallVector<Value>> preparedRows;
       for (size_t r = 0; r < rows.size(); ++r)
-        preparedRows.push_back(
-            buildPrepareMatrixUnit(b, loc, cfg.decode, aUnit(r)));
+        preparedRows.push_back(buildPrepareUnit(b, loc, cfg.decode, aUnit(r)));
       for (int64_t v = 0; v < n; ++v) {
         SmallVector<Value> prepared = vectorUnit(v);
         for (size_t r = 0; r < rows.size(); ++r)

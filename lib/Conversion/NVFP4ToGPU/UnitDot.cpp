@@ -239,10 +239,9 @@ Value preparedDotF32(OpBuilder &b, Location loc, ArrayRef<Value> values,
 
 } // namespace
 
-SmallVector<Value> mlir::nvfp4::buildPrepareVectorUnit(OpBuilder &b,
-                                                       Location loc,
-                                                       DecodeMethod method,
-                                                       ArrayRef<Value> words) {
+SmallVector<Value> mlir::nvfp4::buildPrepareUnit(OpBuilder &b, Location loc,
+                                                 DecodeMethod method,
+                                                 ArrayRef<Value> words) {
   switch (method) {
   case DecodeMethod::Dp4a:
     return prepareDp4a(b, loc, words);
@@ -264,21 +263,6 @@ Value mlir::nvfp4::buildUnitDot(OpBuilder &b, Location loc, DecodeMethod method,
     return dotCvt(b, loc, words, prepared);
   case DecodeMethod::F32:
     return preparedDotF32(b, loc, decodeCodes(b, loc, words), prepared);
-  }
-  return {};
-}
-
-SmallVector<Value> mlir::nvfp4::buildPrepareMatrixUnit(OpBuilder &b,
-                                                       Location loc,
-                                                       DecodeMethod method,
-                                                       ArrayRef<Value> words) {
-  switch (method) {
-  case DecodeMethod::Dp4a:
-    return prepareDp4a(b, loc, words);
-  case DecodeMethod::Cvt:
-    return prepareCvt(b, loc, words);
-  case DecodeMethod::F32:
-    return decodeCodes(b, loc, words);
   }
   return {};
 }

@@ -15,24 +15,19 @@
 
 namespace mlir::nvfp4 {
 
-/// b's unit (two i32 words) in the form `buildUnitDot` consumes. For dp4a
-/// these are `kPreparedWordsPerUnit` i32 words per unit of b, which a kernel
-/// may also keep in shared memory.
-SmallVector<Value> buildPrepareVectorUnit(OpBuilder &b, Location loc,
-                                          DecodeMethod method,
-                                          ArrayRef<Value> words);
+/// A unit (two i32 words) of b, or of a when several vectors share it, in
+/// the form `buildUnitDot` (b) and `buildPreparedUnitDot` (both) consume.
+/// For dp4a these are `kPreparedWordsPerUnit` i32 words of signed bytes
+/// (twice the values), which a kernel may also keep in shared memory.
+SmallVector<Value> buildPrepareUnit(OpBuilder &b, Location loc,
+                                    DecodeMethod method, ArrayRef<Value> words);
 /// The exact f32 dot product of a's unit (two i32 words) with a prepared b
-/// unit, whatever the method.
+/// unit, whatever the method. One vector: a's codes are decoded on the way
+/// (dp4a: looked up, never prepared).
 Value buildUnitDot(OpBuilder &b, Location loc, DecodeMethod method,
                    ArrayRef<Value> words, ArrayRef<Value> prepared);
-
-/// a's unit (two i32 words) decoded once for several vectors, in the form
-/// buildPreparedUnitDot consumes (dp4a: signed bytes like b's, so a dot is
-/// four 4-way products instead of eight).
-SmallVector<Value> buildPrepareMatrixUnit(OpBuilder &b, Location loc,
-                                          DecodeMethod method,
-                                          ArrayRef<Value> words);
-/// buildUnitDot of a's unit prepared by buildPrepareMatrixUnit.
+/// The same dot from a's prepared unit: for several vectors, which share
+/// it (dp4a: four 4-way products instead of eight).
 Value buildPreparedUnitDot(OpBuilder &b, Location loc, DecodeMethod method,
                            ArrayRef<Value> preparedA,
                            ArrayRef<Value> preparedB);
@@ -43,7 +38,7 @@ Value buildPreparedUnitDot(OpBuilder &b, Location loc, DecodeMethod method,
 SmallVector<Value> buildWideVectorUnit(OpBuilder &b, Location loc, Type element,
                                        ArrayRef<Value> words);
 
-/// i32 words buildPrepareVectorUnit makes of one unit (8 bytes) of b under
+/// i32 words buildPrepareUnit makes of one unit (8 bytes) of b under
 /// dp4a.
 inline constexpr int64_t kPreparedWordsPerUnit = 4;
 
