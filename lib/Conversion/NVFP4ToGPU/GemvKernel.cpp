@@ -61,9 +61,9 @@ Value elementPointer(OpBuilder &b, Location loc, Value memref,
 }
 
 /// Loads `bytes` (8 or 16) bytes at `memref[indices]` (of any element
-/// type) as i32 words. With
-/// `streaming`, the load takes the read-only path without allocating in L1
-/// (the matrix is read exactly once); PTX has no MLIR op for that hint.
+/// type) as i32 words. With `streaming`, the load takes the read-only path
+/// without allocating in L1 (the matrix is read exactly once); PTX has no
+/// MLIR op for that hint.
 SmallVector<Value> loadWords(OpBuilder &b, Location loc, Value memref,
                              ValueRange indices, int64_t bytes,
                              bool streaming) {
@@ -457,8 +457,8 @@ struct KernelBuilder {
     return result;
   }
 
-  /// The sums plus the contribution of steps [first, first + count) of K, whose
-  /// words of a were loaded by loadSteps.
+  /// The sums plus the contribution of steps [first, first + count) of K,
+  /// whose words of a were loaded by loadSteps.
   SmallVector<Value> computeSteps(Value first, int64_t count,
                                   ArrayRef<Value> aWords, ArrayRef<Value> acc,
                                   bool clamp = false) {
