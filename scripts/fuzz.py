@@ -94,6 +94,7 @@ MANIFEST_EDITS = {
                                                          "blocked128x4"],
     "from": ["linear", "blocked128x4"], "to": ["linear", "blocked128x4"],
     "output": ["f16", "bf16", "f32"], "element": ["f8E4M3FN", "f8E8M0FNU"],
+    "n": [1, 2, 8, 16, 0, 17, "8"], "vector": ["e2m1", "f16", "bf16", "f32"],
     "grid": [[1, 1, 1], [7, 1, 1], [1000000, 1, 1]],
     "block": [[64, 1, 1], [256, 1, 1], [32, 2, 1]],
     "params": [["sfa", "a", "b", "sfb", "c", "alpha"],
@@ -355,11 +356,13 @@ def export_seeds(tools, work):
         subprocess.run([tools["opt"], os.path.join(ROOT, rel),
                         f"--nvfp4-to-ptx={opts} export-dir={out}", "-o",
                         os.devnull], capture_output=True)
-    # A gemv with tensor maps, written by hand until the compiler exports one.
+    # A gemv with tensor maps and gemvs of N vectors and of 16-bit vectors,
+    # written by hand until the compiler exports them.
     inputs = os.path.join(ROOT, "test", "Tools", "nvfp4-run", "Inputs")
-    subprocess.run([sys.executable, os.path.join(inputs, "manifest.py"),
-                    "sign", os.path.join(inputs, "tensor-maps.json"),
-                    os.path.join(inputs, "tensor-maps.ptx"), out], check=True)
+    for name in ("tensor-maps", "vectors", "vectors-e2m1"):
+        subprocess.run([sys.executable, os.path.join(inputs, "manifest.py"),
+                        "sign", os.path.join(inputs, name + ".json"),
+                        os.path.join(inputs, name + ".ptx"), out], check=True)
     return sorted(os.path.join(out, f) for f in os.listdir(out)
                   if f.endswith(".json"))
 

@@ -176,4 +176,54 @@ TEST(GemvAnyOrderTest, BoundedRowsAcceptTheirF32Error) {
                    .ok());
 }
 
+/// The any-order expectations of N packed vectors are those of each vector
+/// alone (what nvfp4-run verifies the outputs of N vectors by).
+TEST(GemvAnyOrderTest, EveryVectorIsItsOwnOneVectorProblem) {
+  for (ScaleLayout layout : {ScaleLayout::Linear, ScaleLayout::Blocked128x4}) {
+    GemvProblem p;
+    p.m = 5;
+    p.k = 64;
+    p.l = 2;
+    p.n = 3;
+    p.layout = layout;
+    p.alpha = 0.75f;
+    GemvInputs in = generateGemvInputs(p, Distribution::Extreme, 7);
+    std::vector<double> exact =
+        gemvExact(p, in.a.data(), in.sfa.data(), in.b.data(), in.sfb.data());
+    std::vector<GemvExpectation> all = expectAnyOrderGemv(
+        p, in.a.data(), in.sfa.data(), in.b.data(), in.sfb.data(), exact);
+    ASSERT_EQ(int64_t(all.size()), p.l * p.n * p.m);
+    // Vector v alone: its b and its sfb (re-laid as one row).
+    const int64_t cols = p.k / 16;
+    std::vector<uint8_t> sfbLinear = convertScaleLayout(
+        layout, ScaleLayout::Linear, in.sfb.data(), p.n, cols, p.l);
+    for (int64_t v = 0; v < p.n; ++v) {
+      GemvProblem one = p;
+      one.n = 1;
+      std::vector<uint8_t> b, sfb;
+      for (int64_t l = 0; l < p.l; ++l) {
+        const uint8_t *bRow = in.b.data() + (l * p.n + v) * (p.k / 2);
+        b.insert(b.end(), bRow, bRow + p.k / 2);
+        const uint8_t *sRow = sfbLinear.data() + (l * p.n + v) * cols;
+        sfb.insert(sfb.end(), sRow, sRow + cols);
+      }
+      sfb = convertScaleLayout(ScaleLayout::Linear, layout, sfb.data(), 1, cols,
+                               p.l);
+      std::vector<double> oneExact =
+          gemvExact(one, in.a.data(), in.sfa.data(), b.data(), sfb.data());
+      std::vector<GemvExpectation> alone = expectAnyOrderGemv(
+          one, in.a.data(), in.sfa.data(), b.data(), sfb.data(), oneExact);
+      for (int64_t l = 0; l < p.l; ++l)
+        for (int64_t m = 0; m < p.m; ++m) {
+          const GemvExpectation &e = all[(l * p.n + v) * p.m + m];
+          const GemvExpectation &o = alone[l * p.m + m];
+          EXPECT_EQ(e.kind, o.kind) << l << " " << v << " " << m;
+          EXPECT_TRUE(e.bound == o.bound ||
+                      (std::isnan(e.bound) && std::isnan(o.bound)));
+          EXPECT_EQ(e.infSign, o.infSign);
+        }
+    }
+  }
+}
+
 } // namespace

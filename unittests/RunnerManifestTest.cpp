@@ -88,21 +88,26 @@ TEST(RunnerManifest, VersionMustBeTheSchemas) {
   // Checked first: a manifest of another version may lack today's fields.
   EXPECT_EQ(manifestError("{\"kernel\": \"k\"}"),
             "the manifest has no \"version\" (this nvfp4-run reads manifest "
-            "version 2; export the kernel again with the matching nvfp4-opt)");
+            "version 3; export the kernel again with the matching nvfp4-opt)");
   EXPECT_EQ(manifestError(manifestText("version", "")),
             "the manifest has no \"version\" (this nvfp4-run reads manifest "
-            "version 2; export the kernel again with the matching nvfp4-opt)");
+            "version 3; export the kernel again with the matching nvfp4-opt)");
   EXPECT_EQ(manifestError(manifestText("version", "1")),
-            "16:14: unsupported manifest version 1 (this nvfp4-run reads "
-            "manifest version 2; export the kernel again with the matching "
+            "18:14: unsupported manifest version 1 (this nvfp4-run reads "
+            "manifest version 3; export the kernel again with the matching "
             "nvfp4-opt)");
-  EXPECT_EQ(manifestError(manifestText("version", "\"2\"")),
-            "16:14: unsupported manifest version \"2\" (this nvfp4-run reads "
-            "manifest version 2; export the kernel again with the matching "
+  // Version 2 manifests had no "n" and "vector".
+  EXPECT_EQ(manifestError(manifestText("version", "2")),
+            "18:14: unsupported manifest version 2 (this nvfp4-run reads "
+            "manifest version 3; export the kernel again with the matching "
             "nvfp4-opt)");
-  EXPECT_EQ(manifestError(manifestText("version", "2.0")),
-            "16:14: unsupported manifest version 2.0 (this nvfp4-run reads "
-            "manifest version 2; export the kernel again with the matching "
+  EXPECT_EQ(manifestError(manifestText("version", "\"3\"")),
+            "18:14: unsupported manifest version \"3\" (this nvfp4-run reads "
+            "manifest version 3; export the kernel again with the matching "
+            "nvfp4-opt)");
+  EXPECT_EQ(manifestError(manifestText("version", "3.0")),
+            "18:14: unsupported manifest version 3.0 (this nvfp4-run reads "
+            "manifest version 3; export the kernel again with the matching "
             "nvfp4-opt)");
 }
 
@@ -216,7 +221,8 @@ TEST(RunnerManifest, ParamsMustBeAPermutation) {
   EXPECT_EQ(
       manifestError(manifestText("params", "[\"a\", \"sfa\", \"b\", \"c\"]")),
       "15:13: \"params\" lacks \"sfb\" (it must list a, sfa, b, sfb, c "
-      "and optionally alpha, a_tensor_map or sfa_tensor_map)");
+      "and optionally alpha, a_tensor_map or sfa_tensor_map for e2m1 "
+      "vectors)");
   EXPECT_EQ(manifestError(manifestText("params", "[\"a\", 1]")),
             "15:19: \"params\" entries must be strings, got an integer");
   EXPECT_EQ(

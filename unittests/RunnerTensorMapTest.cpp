@@ -206,28 +206,28 @@ TEST(RunnerTensorMap, EntriesMatchTheParametersOneToOne) {
             "15:52: \"params\" lists \"a_tensor_map\", but the manifest has "
             "no \"tensor_maps\"");
   EXPECT_EQ(manifestError(textWithMaps({Entry().json()})),
-            "16:18: \"tensor_maps\" has no entry for \"sfa_tensor_map\", "
+            "18:18: \"tensor_maps\" has no entry for \"sfa_tensor_map\", "
             "which \"params\" lists");
   // An entry for a parameter the kernel does not take, or a second one.
   EXPECT_EQ(manifestError(textWithMaps(
                 {Entry().json(), Entry::sfa().json()},
                 "[\"a\", \"sfa\", \"b\", \"sfb\", \"c\", \"a_tensor_map\"]")),
-            "18:15: \"tensor_maps[1].param\" is \"sfa_tensor_map\", which "
+            "20:15: \"tensor_maps[1].param\" is \"sfa_tensor_map\", which "
             "\"params\" does not list");
   EXPECT_EQ(manifestError(textWithMaps(
                 {Entry().json(), Entry::sfa().json(), Entry().json()})),
-            "19:15: \"tensor_maps[2].param\" is \"a_tensor_map\" again: "
+            "21:15: \"tensor_maps[2].param\" is \"a_tensor_map\" again: "
             "tensor_maps[0] maps it already");
   // The param must be a tensor-map parameter, the tensor a buffer of the
   // kernel.
   EXPECT_EQ(manifestError(withA("param", "\"a\"")),
-            "17:15: \"tensor_maps[0].param\" must name a tensor-map parameter "
+            "19:15: \"tensor_maps[0].param\" must name a tensor-map parameter "
             "(a_tensor_map or sfa_tensor_map), got \"a\"");
   EXPECT_EQ(manifestError(withA("tensor", "\"alpha\"")),
-            "17:41: \"tensor_maps[0].tensor\" must name a buffer parameter (a, "
+            "19:41: \"tensor_maps[0].tensor\" must name a buffer parameter (a, "
             "sfa, b, sfb or c), got \"alpha\"");
   EXPECT_EQ(manifestError(withA("tensor", "\"a_tensor_map\"")),
-            "17:41: \"tensor_maps[0].tensor\" must name a buffer parameter (a, "
+            "19:41: \"tensor_maps[0].tensor\" must name a buffer parameter (a, "
             "sfa, b, sfb or c), got \"a_tensor_map\"");
 }
 
@@ -236,13 +236,13 @@ TEST(RunnerTensorMap, EntriesHaveExactlyTheSchemasKeys) {
             "2:16: field \"tensor_maps\" must be an array of tensor maps, got "
             "an object");
   EXPECT_EQ(manifestError(textWithMaps({"7", Entry::sfa().json()})),
-            "17:5: \"tensor_maps[0]\" must be an object, got an integer");
+            "19:5: \"tensor_maps[0]\" must be an object, got an integer");
   EXPECT_EQ(manifestError(withA("box", "")),
-            "17:5: \"tensor_maps[0]\" lacks \"box\"");
+            "19:5: \"tensor_maps[0]\" lacks \"box\"");
   std::string extra = Entry().json();
   extra.insert(1, "\"interleave\": \"none\", ");
   EXPECT_EQ(manifestError(textWithMaps({extra, Entry::sfa().json()})),
-            "17:20: \"tensor_maps[0]\" has an unknown key \"interleave\" (its "
+            "19:20: \"tensor_maps[0]\" has an unknown key \"interleave\" (its "
             "keys are param, tensor, data_type, dims, strides, box, "
             "element_strides, swizzle, l2_promotion and oob_fill)");
 }
@@ -395,7 +395,7 @@ TEST(RunnerTensorMap, RegionLiesWithinTheBuffer) {
   rows.dims = "[8192, 7169, 1]";
   rows.strides = "[8192, 58728448]";
   EXPECT_EQ(manifestError(textWithMaps({rows.json(), Entry::sfa().json()})),
-            "17:5: \"tensor_maps[0]\" reaches 58728448 bytes into \"a\", "
+            "19:5: \"tensor_maps[0]\" reaches 58728448 bytes into \"a\", "
             "which has 58720256: the tensor map would read outside the "
             "buffer");
   EXPECT_EQ(message(withA("dims", "[8192, 7168, 2]")),

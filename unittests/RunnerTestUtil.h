@@ -40,6 +40,8 @@ inline std::vector<std::pair<std::string, std::string>> validFields() {
           {"block", "[128, 1, 1]"},
           {"shared_bytes", "0"},
           {"params", "[\"a\", \"sfa\", \"b\", \"sfb\", \"c\", \"alpha\"]"},
+          {"n", "1"},
+          {"vector", "\"e2m1\""},
           {"version", std::to_string(manifest::kVersion)}};
 }
 

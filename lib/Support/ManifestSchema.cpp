@@ -4,6 +4,8 @@
 
 #include "nvfp4/Support/Reference.h"
 
+#include <algorithm>
+
 using namespace nvfp4;
 using namespace nvfp4::manifest;
 
@@ -81,8 +83,8 @@ std::vector<const char *> manifest::requiredKeys(Op op) {
   std::vector<const char *> keys = {key::Version, key::Kernel, key::Ptx,
                                     key::Chip,    key::Op,     key::L};
   if (op == Op::Gemv)
-    keys.insert(keys.end(), {key::M, key::K, key::ScaleFormat, key::ScaleLayout,
-                             key::Output});
+    keys.insert(keys.end(), {key::M, key::K, key::N, key::ScaleFormat,
+                             key::ScaleLayout, key::Output, key::Vector});
   else
     keys.insert(keys.end(),
                 {key::Rows, key::Cols, key::From, key::To, key::Element});
@@ -103,11 +105,16 @@ std::vector<const char *> manifest::optionalKeys(Op op) {
   return {};
 }
 
-ParamSet manifest::params(Op op) {
+ParamSet manifest::params(Op op, ref::VectorElement vector) {
   if (op == Op::ConvertScaleLayout)
     return {{Param::Source, Param::Dest}, {}};
-  return {{Param::A, Param::SFA, Param::B, Param::SFB, Param::C},
-          {Param::Alpha, Param::ATensorMap, Param::SFATensorMap}};
+  ParamSet set = {{Param::A, Param::SFA, Param::B, Param::SFB, Param::C},
+                  {Param::Alpha, Param::ATensorMap, Param::SFATensorMap}};
+  // 16-bit vectors carry no scales.
+  if (vector != ref::VectorElement::E2M1)
+    set.required.erase(
+        std::find(set.required.begin(), set.required.end(), Param::SFB));
+  return set;
 }
 
 std::vector<const char *> manifest::spellings(std::string_view k) {
@@ -124,6 +131,10 @@ std::vector<const char *> manifest::spellings(std::string_view k) {
   if (k == key::Output)
     return {ref::name(ElementType::F16), ref::name(ElementType::BF16),
             ref::name(ElementType::F32)};
+  if (k == key::Vector)
+    return {ref::name(ref::VectorElement::E2M1),
+            ref::name(ref::VectorElement::F16),
+            ref::name(ref::VectorElement::BF16)};
   if (k == key::Element)
     return {name(ScaleElement::F8E4M3FN), name(ScaleElement::F8E8M0FNU)};
   if (k == map_key::DataType)

@@ -6,8 +6,9 @@ import threading
 
 from .chips import cannot_run_reason
 from .driver import DEFAULT_SHARED_LIMIT, shared_driver
-from .errors import ArgumentError
-from .manifest import ALPHA_PARAM, read_manifest, read_ptx
+from .errors import ArgumentError, ManifestError
+from .manifest import (ALPHA_PARAM, read_manifest, read_ptx,
+                       unsupported_reason)
 from .tensors import OperandChecker, compact_rows
 
 
@@ -28,6 +29,9 @@ class Kernel:
     """
 
     def __init__(self, manifest, ptx, driver=None):
+        reason = unsupported_reason(manifest)
+        if reason:
+            raise ManifestError(f"{manifest.path}: {reason}")
         self.manifest = manifest
         self.spec = manifest.spec
         self._ptx = ptx.encode() + b"\0"

@@ -18,17 +18,25 @@ from .spec import GemvSpec
 
 # ManifestSchema.h kVersion: a manifest of another version may mean other
 # things by the same keys, so exactly this one is read.
-MANIFEST_VERSION = 2
+MANIFEST_VERSION = 3
 POINTER_PARAMS = ("a", "sfa", "b", "sfb", "c")
 ALPHA_PARAM = "alpha"
+# What b holds ("vector", ref::name(VectorElement)): packed e2m1 codes with
+# their scales sfb, or 16-bit values without sfb.
+VECTORS = ("e2m1", "f16", "bf16")
+SCALED_VECTOR = "e2m1"
+VECTOR_SCALES_PARAM = "sfb"
+# Vectors per batch ("n"): 1 to formats::kMaxGemvVectors.
+MAX_VECTORS = 16
 # Kernels that read operands through tensor maps take these; the package does
 # not encode tensor maps (nvfp4-run does), so it refuses such kernels.
 TENSOR_MAP_PARAMS = ("a_tensor_map", "sfa_tensor_map")
 TENSOR_MAPS_KEY = "tensor_maps"
 # The fields of a GEMV manifest the signature pins (signatureKeys(Gemv)):
 # these always, TENSOR_MAPS_KEY when either side has it.
-SIGNED_KEYS = ("chip", "op", "l", "m", "k", "scale_format", "scale_layout",
-               "output", "grid", "block", "shared_bytes", "params")
+SIGNED_KEYS = ("chip", "op", "l", "m", "k", "n", "scale_format",
+               "scale_layout", "output", "vector", "grid", "block",
+               "shared_bytes", "params")
 _IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 
 
@@ -44,6 +52,8 @@ class Manifest:
     shared_bytes: int
     params: tuple
     fields: dict  # every field as written, for the signature check
+    n: int = 1  # vectors per batch
+    vector: str = SCALED_VECTOR  # what b holds (VECTORS)
 
 
 def _reject_duplicates(pairs):
@@ -101,17 +111,28 @@ def read_manifest(path):
     shared = fields["shared_bytes"]
     if not isinstance(shared, int) or isinstance(shared, bool) or shared < 0:
         fail(f"\"shared_bytes\" is not a non-negative integer: {shared!r}")
+    n = fields["n"]
+    if not _positive_int(n) or n > MAX_VECTORS:
+        fail(f"\"n\" is not an integer in [1, {MAX_VECTORS}]: {n!r}")
+    vector = fields["vector"]
+    if vector not in VECTORS:
+        fail(f"unknown \"vector\" {vector!r} (expected "
+             f"{', '.join(VECTORS)})")
     params = fields["params"]
     if isinstance(params, list) and any(p in TENSOR_MAP_PARAMS
                                         for p in params):
         fail(f"{kernel} reads operands through tensor maps, which this "
              f"package does not encode; run it with nvfp4-run")
+    # sfb exactly when the vectors are e2m1.
+    pointers = tuple(p for p in POINTER_PARAMS
+                     if p != VECTOR_SCALES_PARAM or vector == SCALED_VECTOR)
     if not (isinstance(params, list) and
             all(isinstance(p, str) for p in params) and
             sorted(p for p in params if p != ALPHA_PARAM) ==
-            sorted(POINTER_PARAMS) and params.count(ALPHA_PARAM) <= 1):
-        fail(f"\"params\" is not a permutation of {', '.join(POINTER_PARAMS)}"
-             f" with an optional {ALPHA_PARAM}: {params!r}")
+            sorted(pointers) and params.count(ALPHA_PARAM) <= 1):
+        fail(f"\"params\" is not a permutation of {', '.join(pointers)}"
+             f" with an optional {ALPHA_PARAM} ({vector} vectors): "
+             f"{params!r}")
     for key in ("m", "k", "l"):
         if not _positive_int(fields[key]):
             fail(f"\"{key}\" is not a positive integer: {fields[key]!r}")
@@ -125,7 +146,17 @@ def read_manifest(path):
                             fields["ptx"])
     return Manifest(path, kernel, ptx_path, fields["chip"], spec,
                     tuple(fields["grid"]), tuple(fields["block"]), shared,
-                    tuple(params), fields)
+                    tuple(params), fields, n, vector)
+
+
+def unsupported_reason(manifest):
+    """Why the package cannot launch the kernel of `manifest`, or None: it
+    launches one vector of packed e2m1 (n = 1, vector e2m1) only."""
+    if manifest.n == 1 and manifest.vector == SCALED_VECTOR:
+        return None
+    return (f"{manifest.kernel} takes {manifest.n} {manifest.vector} "
+            f"vector{'s' if manifest.n != 1 else ''} a batch; this package "
+            f"launches one {SCALED_VECTOR} vector only; run it with nvfp4-run")
 
 
 def embedded_signature(ptx, kernel):

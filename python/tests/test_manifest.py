@@ -49,13 +49,14 @@ def test_export_agrees_with_the_package(exported):
     assert manifest.spec == SPEC
     assert manifest.chip == "sm_90a"
     assert manifest.params == ("a", "sfa", "b", "sfb", "c", "alpha")
+    assert (manifest.n, manifest.vector) == (1, "e2m1")
     signature = embedded_signature(read_ptx(manifest), manifest.kernel)
     assert set(signature) == set(SIGNED_KEYS)
     assert manifest.grid[1] == SPEC.l
 
 
 @pytest.mark.parametrize("key, value", [
-    ("m", 4096), ("l", 2), ("grid", [1, 1, 1]), ("block", [64, 1, 1]),
+    ("m", 4096), ("l", 2), ("n", 4), ("grid", [1, 1, 1]), ("block", [64, 1, 1]),
     ("shared_bytes", 1024), ("params", ["sfa", "a", "b", "sfb", "c", "alpha"]),
     ("scale_layout", "linear"), ("output", "f16")])
 def test_edited_manifest_refused(copy, key, value):
@@ -90,6 +91,18 @@ def test_edited_manifest_refused(copy, key, value):
     (lambda f: f.update(m=True), "\"m\" is not a positive integer"),
     (lambda f: f.update(k=1000), "not a multiple of 32"),
     (lambda f: f.update(output="f8"), "unknown variant"),
+    (lambda f: f.pop("n"), "has no \"n\""),
+    (lambda f: f.pop("vector"), "has no \"vector\""),
+    (lambda f: f.update(n=0), "\"n\" is not an integer in \\[1, 16\\]: 0"),
+    (lambda f: f.update(n=17), "\"n\" is not an integer in \\[1, 16\\]: 17"),
+    (lambda f: f.update(n=True), "\"n\" is not an integer"),
+    (lambda f: f.update(vector="f32"), "unknown \"vector\" 'f32'"),
+    # sfb exactly when the vectors are e2m1.
+    (lambda f: f.update(vector="bf16"), "not a permutation of a, sfa, b, c "
+     "with an optional alpha \\(bf16 vectors\\)"),
+    (lambda f: f.update(params=["a", "sfa", "b", "c", "alpha"]),
+     "not a permutation of a, sfa, b, sfb, c with an optional alpha "
+     "\\(e2m1 vectors\\)"),
 ])
 def test_malformed_manifest(copy, edit, words):
     path, fields = copy
@@ -167,3 +180,25 @@ def test_signature_bytes():
         embedded_signature(ptx.replace("[7]", "[8]"), "k")
     with pytest.raises(ManifestError, match="not a JSON object"):
         embedded_signature(ptx.replace("125}", "126}"), "k")
+
+
+@pytest.mark.parametrize("n, vector, params", [
+    (8, "e2m1", ["a", "sfa", "b", "sfb", "c", "alpha"]),
+    (1, "bf16", ["a", "sfa", "b", "c", "alpha"]),
+    (16, "f16", ["a", "sfa", "b", "c"]),
+])
+def test_vectors_read_but_not_launched(copy, n, vector, params):
+    """Manifests of N vectors and 16-bit vectors are valid, but the package
+    launches one e2m1 vector only: Kernel refuses them in one line."""
+    from nvfp4.kernel import Kernel
+    path, fields = copy
+    fields.update(n=n, vector=vector, params=params)
+    write(path, fields)
+    manifest = read_manifest(path)
+    assert (manifest.n, manifest.vector) == (n, vector)
+    assert manifest.params == tuple(params)
+    with pytest.raises(ManifestError, match="launches one e2m1 vector only; "
+                       "run it with nvfp4-run") as error:
+        Kernel(manifest, "")
+    assert str(error.value).startswith(path + ": ")
+    assert "\n" not in str(error.value)

@@ -96,6 +96,7 @@ func.func @convert_and_gemv(%a: memref<1x256x512xi8>,
 // GEMV-JSON-NEXT:   "kernel": "nvfp4_gemv_256x1024x1_nvfp4_blocked128x4_f16",
 // GEMV-JSON-NEXT:   "l": 1,
 // GEMV-JSON-NEXT:   "m": 256,
+// GEMV-JSON-NEXT:   "n": 1,
 // GEMV-JSON-NEXT:   "op": "gemv",
 // GEMV-JSON-NEXT:   "output": "f16",
 // GEMV-JSON-NEXT:   "params": [
@@ -110,7 +111,8 @@ func.func @convert_and_gemv(%a: memref<1x256x512xi8>,
 // GEMV-JSON-NEXT:   "scale_format": "nvfp4",
 // GEMV-JSON-NEXT:   "scale_layout": "blocked128x4",
 // GEMV-JSON-NEXT:   "shared_bytes": 0,
-// GEMV-JSON-NEXT:   "version": 2
+// GEMV-JSON-NEXT:   "vector": "e2m1",
+// GEMV-JSON-NEXT:   "version": 3
 // GEMV-JSON-NEXT: }
 
 // 2 x 16 atoms of 512 bytes, one thread a byte, 256 threads a CTA: 64 CTAs.
@@ -140,7 +142,7 @@ func.func @convert_and_gemv(%a: memref<1x256x512xi8>,
 // CONVERT-JSON-NEXT:   "rows": 256,
 // CONVERT-JSON-NEXT:   "shared_bytes": 0,
 // CONVERT-JSON-NEXT:   "to": "blocked128x4",
-// CONVERT-JSON-NEXT:   "version": 2
+// CONVERT-JSON-NEXT:   "version": 3
 // CONVERT-JSON-NEXT: }
 
 // The exported file is the PTX text itself, and self-contained: a driver

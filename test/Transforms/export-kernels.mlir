@@ -6,12 +6,13 @@
 // RUN:   --nvfp4-export-kernels="dir=%t" -o /dev/null
 // RUN: FileCheck %s < %t/k.json
 // RUN: FileCheck %s --check-prefix=MAPS < %t/kmaps.json
+// RUN: FileCheck %s --check-prefix=VEC < %t/kvec.json
 
 // CHECK:      {
 // CHECK:        "op": "convert_scale_layout",
 // CHECK:        "ptx": "k.ptx",
 // CHECK:        "to": "linear",
-// CHECK-NEXT:   "version": 2
+// CHECK-NEXT:   "version": 3
 // CHECK-NEXT: }
 module attributes {gpu.container_module} {
   gpu.binary @k [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
@@ -35,7 +36,7 @@ module attributes {gpu.container_module} {
   gpu.binary @k2 [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
   func.func @f(%src: memref<512xi8>, %dst: memref<512xi8>) {
     %c1 = arith.constant 1 : index
-    // expected-error @+1 {{nvfp4.launch lacks "element", which manifest version 2 requires}}
+    // expected-error @+1 {{nvfp4.launch lacks "element", which manifest version 3 requires}}
     gpu.launch_func @k2::@k2 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
         args(%src : memref<512xi8>, %dst : memref<512xi8>)
         {nvfp4.launch = {kernel = "k2", chip = "sm_90a",
@@ -53,7 +54,7 @@ module attributes {gpu.container_module} {
   gpu.binary @k3 [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
   func.func @f(%src: memref<512xi8>, %dst: memref<512xi8>) {
     %c1 = arith.constant 1 : index
-    // expected-error @+1 {{nvfp4.launch "to" is "swizzled", which manifest version 2 does not know}}
+    // expected-error @+1 {{nvfp4.launch "to" is "swizzled", which manifest version 3 does not know}}
     gpu.launch_func @k3::@k3 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
         args(%src : memref<512xi8>, %dst : memref<512xi8>)
         {nvfp4.launch = {kernel = "k3", chip = "sm_90a",
@@ -108,6 +109,7 @@ module attributes {gpu.container_module} {
         {nvfp4.launch = {kernel = "kmaps", chip = "sm_90a", op = "gemv",
                          m = 256, k = 512, l = 2, scale_format = "nvfp4",
                          scale_layout = "linear", output = "f16",
+                         n = 1, vector = "e2m1",
                          grid = [64, 2, 1], block = [128, 1, 1],
                          shared_bytes = 0,
                          params = ["a", "sfa", "b", "sfb", "c", "a_tensor_map"],
@@ -130,12 +132,13 @@ module attributes {gpu.container_module} {
   gpu.binary @k5 [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
   func.func @f(%src: memref<512xi8>) {
     %c1 = arith.constant 1 : index
-    // expected-error @+1 {{nvfp4.launch "tensor_maps" entry "swizzle" is "16b", which manifest version 2 does not know}}
+    // expected-error @+1 {{nvfp4.launch "tensor_maps" entry "swizzle" is "16b", which manifest version 3 does not know}}
     gpu.launch_func @k5::@k5 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
         args(%src : memref<512xi8>)
         {nvfp4.launch = {kernel = "k5", chip = "sm_90a", op = "gemv",
                          m = 256, k = 512, l = 2, scale_format = "nvfp4",
                          scale_layout = "linear", output = "f16",
+                         n = 1, vector = "e2m1",
                          grid = [64, 2, 1], block = [128, 1, 1],
                          shared_bytes = 0,
                          params = ["a", "sfa", "b", "sfb", "c", "a_tensor_map"],
@@ -155,12 +158,13 @@ module attributes {gpu.container_module} {
   gpu.binary @k6 [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
   func.func @f(%src: memref<512xi8>) {
     %c1 = arith.constant 1 : index
-    // expected-error @+1 {{nvfp4.launch "tensor_maps" entry lacks "oob_fill", which manifest version 2 requires}}
+    // expected-error @+1 {{nvfp4.launch "tensor_maps" entry lacks "oob_fill", which manifest version 3 requires}}
     gpu.launch_func @k6::@k6 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
         args(%src : memref<512xi8>)
         {nvfp4.launch = {kernel = "k6", chip = "sm_90a", op = "gemv",
                          m = 256, k = 512, l = 2, scale_format = "nvfp4",
                          scale_layout = "linear", output = "f16",
+                         n = 1, vector = "e2m1",
                          grid = [64, 2, 1], block = [128, 1, 1],
                          shared_bytes = 0,
                          params = ["a", "sfa", "b", "sfb", "c", "a_tensor_map"],
@@ -189,6 +193,197 @@ module attributes {gpu.container_module} {
                          element = "f8E4M3FN", grid = [1, 1, 1],
                          block = [1, 1, 1], shared_bytes = 0,
                          params = ["source", "dest"], tensor_maps = []}}
+    return
+  }
+}
+
+// -----
+
+// N vectors and 16-bit vectors: "n" and "vector" are written as the launch
+// has them, and a gemv of 16-bit vectors lists no sfb.
+// VEC:      "n": 8,
+// VEC:      "params": [
+// VEC-NEXT:   "a",
+// VEC-NEXT:   "sfa",
+// VEC-NEXT:   "b",
+// VEC-NEXT:   "c",
+// VEC-NEXT:   "alpha"
+// VEC-NEXT: ],
+// VEC:      "vector": "bf16",
+// VEC-NEXT: "version": 3
+module attributes {gpu.container_module} {
+  gpu.binary @kvec [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
+  func.func @f(%src: memref<512xi8>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @kvec::@kvec blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%src : memref<512xi8>)
+        {nvfp4.launch = {kernel = "kvec", chip = "sm_90a", op = "gemv",
+                         m = 256, k = 512, l = 2, scale_format = "nvfp4",
+                         scale_layout = "linear", output = "f16",
+                         n = 8, vector = "bf16",
+                         grid = [64, 2, 1], block = [128, 1, 1],
+                         shared_bytes = 0,
+                         params = ["a", "sfa", "b", "c", "alpha"]}}
+    return
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.binary @kv1 [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
+  func.func @f(%src: memref<512xi8>) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{nvfp4.launch lacks "n", which manifest version 3 requires}}
+    gpu.launch_func @kv1::@kv1 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%src : memref<512xi8>)
+        {nvfp4.launch = {kernel = "kv1", chip = "sm_90a", op = "gemv",
+                         m = 256, k = 512, l = 2, scale_format = "nvfp4",
+                         scale_layout = "linear", output = "f16",
+                         vector = "bf16",
+                         grid = [64, 2, 1], block = [128, 1, 1],
+                         shared_bytes = 0,
+                         params = ["a", "sfa", "b", "c", "alpha"]}}
+    return
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.binary @kv2 [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
+  func.func @f(%src: memref<512xi8>) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{nvfp4.launch lacks "vector", which manifest version 3 requires}}
+    gpu.launch_func @kv2::@kv2 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%src : memref<512xi8>)
+        {nvfp4.launch = {kernel = "kv2", chip = "sm_90a", op = "gemv",
+                         m = 256, k = 512, l = 2, scale_format = "nvfp4",
+                         scale_layout = "linear", output = "f16",
+                         n = 8,
+                         grid = [64, 2, 1], block = [128, 1, 1],
+                         shared_bytes = 0,
+                         params = ["a", "sfa", "b", "c", "alpha"]}}
+    return
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.binary @kv3 [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
+  func.func @f(%src: memref<512xi8>) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{nvfp4.launch "n" must be an integer in [1, 16]}}
+    gpu.launch_func @kv3::@kv3 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%src : memref<512xi8>)
+        {nvfp4.launch = {kernel = "kv3", chip = "sm_90a", op = "gemv",
+                         m = 256, k = 512, l = 2, scale_format = "nvfp4",
+                         scale_layout = "linear", output = "f16",
+                         n = 0, vector = "bf16",
+                         grid = [64, 2, 1], block = [128, 1, 1],
+                         shared_bytes = 0,
+                         params = ["a", "sfa", "b", "c", "alpha"]}}
+    return
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.binary @kv4 [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
+  func.func @f(%src: memref<512xi8>) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{nvfp4.launch "n" must be an integer in [1, 16]}}
+    gpu.launch_func @kv4::@kv4 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%src : memref<512xi8>)
+        {nvfp4.launch = {kernel = "kv4", chip = "sm_90a", op = "gemv",
+                         m = 256, k = 512, l = 2, scale_format = "nvfp4",
+                         scale_layout = "linear", output = "f16",
+                         n = 17, vector = "bf16",
+                         grid = [64, 2, 1], block = [128, 1, 1],
+                         shared_bytes = 0,
+                         params = ["a", "sfa", "b", "c", "alpha"]}}
+    return
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.binary @kv5 [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
+  func.func @f(%src: memref<512xi8>) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{nvfp4.launch "vector" is "f32", which manifest version 3 does not know}}
+    gpu.launch_func @kv5::@kv5 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%src : memref<512xi8>)
+        {nvfp4.launch = {kernel = "kv5", chip = "sm_90a", op = "gemv",
+                         m = 256, k = 512, l = 2, scale_format = "nvfp4",
+                         scale_layout = "linear", output = "f16",
+                         n = 8, vector = "f32",
+                         grid = [64, 2, 1], block = [128, 1, 1],
+                         shared_bytes = 0,
+                         params = ["a", "sfa", "b", "c", "alpha"]}}
+    return
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.binary @kv6 [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
+  func.func @f(%src: memref<512xi8>) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{nvfp4.launch "params" has "sfb", which a gemv of bf16 vectors does not take}}
+    gpu.launch_func @kv6::@kv6 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%src : memref<512xi8>)
+        {nvfp4.launch = {kernel = "kv6", chip = "sm_90a", op = "gemv",
+                         m = 256, k = 512, l = 2, scale_format = "nvfp4",
+                         scale_layout = "linear", output = "f16",
+                         n = 8, vector = "bf16",
+                         grid = [64, 2, 1], block = [128, 1, 1],
+                         shared_bytes = 0,
+                         params = ["a", "sfa", "b", "sfb", "c"]}}
+    return
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.binary @kv7 [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
+  func.func @f(%src: memref<512xi8>) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{nvfp4.launch "params" lacks "sfb"}}
+    gpu.launch_func @kv7::@kv7 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%src : memref<512xi8>)
+        {nvfp4.launch = {kernel = "kv7", chip = "sm_90a", op = "gemv",
+                         m = 256, k = 512, l = 2, scale_format = "nvfp4",
+                         scale_layout = "linear", output = "f16",
+                         n = 8, vector = "e2m1",
+                         grid = [64, 2, 1], block = [128, 1, 1],
+                         shared_bytes = 0,
+                         params = ["a", "sfa", "b", "c"]}}
+    return
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.binary @kv8 [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
+  func.func @f(%src: memref<512xi8>) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{nvfp4.launch "params" has "dest", which a gemv of e2m1 vectors does not take}}
+    gpu.launch_func @kv8::@kv8 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%src : memref<512xi8>)
+        {nvfp4.launch = {kernel = "kv8", chip = "sm_90a", op = "gemv",
+                         m = 256, k = 512, l = 2, scale_format = "nvfp4",
+                         scale_layout = "linear", output = "f16",
+                         n = 8, vector = "e2m1",
+                         grid = [64, 2, 1], block = [128, 1, 1],
+                         shared_bytes = 0,
+                         params = ["a", "sfa", "b", "sfb", "c", "dest"]}}
     return
   }
 }

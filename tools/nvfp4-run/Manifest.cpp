@@ -26,9 +26,9 @@ BufferSizes nvfp4::run::bufferSizes(const ref::GemvProblem &p) {
   BufferSizes sizes;
   sizes.a = p.l * p.m * (p.k / 2);
   sizes.sfa = p.l * ref::scaleBatchBytes(p.layout, p.m, scaleCols);
-  sizes.b = p.l * (p.k / 2);
-  sizes.sfb = p.l * ref::scaleBatchBytes(p.layout, 1, scaleCols);
-  sizes.c = p.l * p.m * ref::elementBytes(p.output);
+  sizes.b = p.l * ref::vectorBatchBytes(p);
+  sizes.sfb = p.l * ref::vectorScaleBatchBytes(p); // 0: no sfb (16-bit b)
+  sizes.c = p.l * p.n * p.m * ref::elementBytes(p.output);
   return sizes;
 }
 
@@ -62,9 +62,16 @@ std::string nvfp4::run::describe(const Manifest &manifest) {
            std::to_string(c.cols) + "x" + std::to_string(c.l) + " " +
            name(c.from) + "->" + name(c.to) + " " + name(c.element);
   }
+  // The one-vector e2m1 gemv keeps the spelling it had before gemv took N
+  // vectors and 16-bit vectors.
   const ref::GemvProblem &p = manifest.problem;
+  std::string vectors;
+  if (p.n != 1)
+    vectors += " n=" + std::to_string(p.n);
+  if (p.vector != ref::VectorElement::E2M1)
+    vectors += std::string(" ") + ref::name(p.vector) + "-vector";
   return manifest.op + " " + std::to_string(p.m) + "x" + std::to_string(p.k) +
-         "x" + std::to_string(p.l) + " " + name(p.format) + " " +
+         "x" + std::to_string(p.l) + vectors + " " + name(p.format) + " " +
          name(p.layout) + " " + name(p.output);
 }
 

@@ -66,7 +66,8 @@ struct Manifest {
 };
 
 /// Bytes of each buffer as stored (scale padding of the blocked layout
-/// included); their sum is what a memory-bound GEMV must move.
+/// included; all N vectors of b, sfb and c; sfb is 0 for 16-bit vectors,
+/// which have none); their sum is what a memory-bound GEMV must move.
 struct BufferSizes {
   int64_t a = 0, sfa = 0, b = 0, sfb = 0, c = 0;
   int64_t unique() const { return a + sfa + b + sfb + c; }
@@ -91,8 +92,10 @@ int64_t uniqueBytes(const Manifest &manifest);
 
 using manifest::name;
 
-/// "gemv 7168x16384x1 nvfp4 linear f16" or "convert_scale_layout 130x6x2
-/// linear->blocked128x4 f8E4M3FN" (rows x cols x l).
+/// "gemv 7168x16384x1 nvfp4 linear f16" (M x K x L; N vectors and 16-bit
+/// vectors follow the shape: "gemv 4096x7168x1 n=8 bf16-vector nvfp4 linear
+/// f16") or "convert_scale_layout 130x6x2 linear->blocked128x4 f8E4M3FN"
+/// (rows x cols x l).
 std::string describe(const Manifest &manifest);
 
 /// Reads the fields of a parsed manifest and checks each one, the schema

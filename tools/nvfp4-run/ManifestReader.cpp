@@ -7,6 +7,7 @@
 
 #include "nvfp4-run/Manifest.h"
 
+#include "nvfp4/Support/Formats.h"
 #include "nvfp4/Support/ScaleLayout.h"
 
 #include <algorithm>
@@ -178,13 +179,16 @@ bool readVersion(FieldReader &reader, std::string &error) {
 
 /// Reads "params": a permutation of the op's required parameters, with any
 /// of its optional ones (a gemv's alpha).
-std::vector<Param> readParams(FieldReader &reader, Op kind) {
+std::vector<Param> readParams(FieldReader &reader, Op kind,
+                              ref::VectorElement vector) {
   std::vector<Param> params;
   const Json *list = reader.require(key::Params, &Json::is_array,
                                     "an array of parameter names");
   if (!list)
     return params;
-  manifest::ParamSet set = manifest::params(kind);
+  manifest::ParamSet set = manifest::params(kind, vector);
+  // The parameters the op takes with other vectors (a gemv's sfb).
+  manifest::ParamSet any = manifest::params(kind);
   std::vector<Param> all = set.required;
   all.insert(all.end(), set.optional.begin(), set.optional.end());
   std::vector<const char *> allNames, requiredNames;
@@ -215,6 +219,15 @@ std::vector<Param> readParams(FieldReader &reader, Op kind) {
     for (const Param &param : all)
       if (text == name(param))
         found = &param;
+    bool otherVectors =
+        std::any_of(any.required.begin(), any.required.end(),
+                    [&](Param param) { return text == name(param); });
+    if (!found && otherVectors) {
+      reader.failAt(at / i, "parameter " + inQuotes(text) +
+                                " is listed, but a gemv of " +
+                                ref::name(vector) + " vectors has none");
+      return params;
+    }
     if (!found) {
       reader.failAt(at / i, "unknown parameter " + inQuotes(text) +
                                 " (expected " + oneOf(allNames, ", ") + ")");
@@ -232,8 +245,13 @@ std::vector<Param> readParams(FieldReader &reader, Op kind) {
     for (Param seen : params)
       present |= seen == param;
     if (!present) {
-      reader.failAt(at, "\"params\" lacks " + inQuotes(name(param)) +
-                            " (it must list " + mustList + ")");
+      reader.failAt(
+          at, "\"params\" lacks " + inQuotes(name(param)) + " (it must list " +
+                  mustList +
+                  (kind == Op::Gemv
+                       ? std::string(" for ") + ref::name(vector) + " vectors"
+                       : std::string()) +
+                  ")");
       return params;
     }
   }
@@ -256,6 +274,8 @@ bool readGemv(FieldReader &reader, ref::GemvProblem &p, std::string &error) {
   p.format = static_cast<ref::ScaleFormat>(reader.choice(key::ScaleFormat));
   p.layout = static_cast<ref::ScaleLayout>(reader.choice(key::ScaleLayout));
   p.output = static_cast<ref::ElementType>(reader.choice(key::Output));
+  p.n = reader.integer(key::N, 1, formats::kMaxGemvVectors);
+  p.vector = static_cast<ref::VectorElement>(reader.choice(key::Vector));
   if (reader.failed())
     return false;
 
@@ -266,10 +286,18 @@ bool readGemv(FieldReader &reader, ref::GemvProblem &p, std::string &error) {
                       name(p.format) + " block size " + std::to_string(block));
     return false;
   }
-  // Keep every buffer well inside what one device allocation can be.
-  if (double(p.l) * double(p.m) * double(p.k) / 2 > double(int64_t(1) << 40)) {
+  // Keep every buffer well inside what one device allocation can be: a, b
+  // (16-bit vectors take 4 times the bytes of packed ones) and c.
+  double vectorBytes = p.vector == ref::VectorElement::E2M1 ? 0.5 : 2;
+  if (double(p.l) * double(p.k) *
+              std::max(double(p.m) / 2, double(p.n) * vectorBytes) >
+          double(int64_t(1) << 40) ||
+      double(p.l) * double(p.n) * double(p.m) * ref::elementBytes(p.output) >
+          double(int64_t(1) << 40)) {
     error = "shape " + std::to_string(p.m) + "x" + std::to_string(p.k) + "x" +
-            std::to_string(p.l) + " is too large";
+            std::to_string(p.l) +
+            (p.n == 1 ? "" : " with n = " + std::to_string(p.n)) +
+            " is too large";
     return false;
   }
   return true;
@@ -430,7 +458,7 @@ std::optional<Manifest> nvfp4::run::parseManifest(const json::Document &doc,
     }
   }
 
-  manifest.params = readParams(reader, manifest.kind);
+  manifest.params = readParams(reader, manifest.kind, manifest.problem.vector);
   if (reader.failed())
     return std::nullopt;
   // Only a gemv has key::TensorMaps; other ops ignore it like any key

@@ -282,6 +282,18 @@ std::string nvfp4::run::checkShape(const Options &options,
          ", L=" + std::to_string(l);
 }
 
+std::string nvfp4::run::checkInputs(const Options &options,
+                                    const Manifest &manifest) {
+  const ref::GemvProblem &p = manifest.problem;
+  if (manifest.isConversion() || p.vector == ref::VectorElement::E2M1 ||
+      options.dist == ref::Distribution::Full)
+    return "";
+  return std::string("--dist ") + ref::name(options.dist) +
+         " needs e2m1 vectors; kernel " + manifest.kernel + " takes " +
+         ref::name(p.vector) + " vectors (use --dist " +
+         ref::name(ref::Distribution::Full) + ")";
+}
+
 std::optional<float> nvfp4::run::chooseAlpha(const Options &options,
                                              const Manifest &manifest,
                                              std::string &error) {

@@ -50,6 +50,11 @@ std::string usage();
 /// its rows and batches and --k is refused. Empty when consistent.
 std::string checkShape(const Options &options, const Manifest &manifest);
 
+/// The inputs --dist draws must suit the kernel: a gemv of 16-bit vectors
+/// takes full only (the other distributions need packed e2m1 vectors, or
+/// the any-order bound that covers those alone). Empty when they do.
+std::string checkInputs(const Options &options, const Manifest &manifest);
+
 /// The alpha to run with: --alpha when given, else 0.75 for kernels that
 /// take alpha (so that its handling is exercised) and 1 for kernels that do
 /// not. A kernel without alpha accepts only --alpha 1.

@@ -150,8 +150,12 @@ std::string nvfp4::run::formatVerify(const Manifest &manifest,
            runTag(manifest, result);
   std::string what;
   if (result.firstMismatch >= 0) {
-    int64_t m = manifest.problem.m;
-    what = "first mismatch at l=" + std::to_string(result.firstMismatch / m) +
+    // c is [L][N][M]; the vector index is shown when there are several.
+    int64_t m = manifest.problem.m, n = manifest.problem.n;
+    what = "first mismatch at l=" +
+           std::to_string(result.firstMismatch / (n * m)) +
+           (n == 1 ? std::string()
+                   : ", n=" + std::to_string(result.firstMismatch / m % n)) +
            ", m=" + std::to_string(result.firstMismatch % m) + ": got " +
            num(result.got) + ", expected " + num(result.expected) + "; ";
   }

@@ -19,8 +19,8 @@ namespace nvfp4::run {
 struct VerifyResult {
   bool pass = false;
   double maxAbsError = 0, relError = 0;
-  /// gemv: flat index l * M + m into c. Conversion: byte index into the
-  /// destination (batch-major).
+  /// gemv: flat index (l * N + n) * M + m into c. Conversion: byte index
+  /// into the destination (batch-major).
   int64_t firstMismatch = -1;
   int64_t nanCount = 0;
   /// At firstMismatch; the byte values for a conversion.
@@ -71,7 +71,8 @@ struct BenchResult {
 
 /// "PASS gemv 7168x16384x1 nvfp4 linear f16: max_abs_err=..., rel_err=...
 /// [seed=1 dist=full alpha=0.75 file.json]" or "FAIL ...: first mismatch at
-/// l=.., m=..: got .., expected ..; ...". A conversion is compared exactly:
+/// l=.., m=..: got .., expected ..; ..." (l=.., n=.., m=.. for N > 1
+/// vectors). A conversion is compared exactly:
 /// "PASS convert_scale_layout 130x6x2 linear->blocked128x4 f8E4M3FN: 4096
 /// bytes exact [seed=1 file.json]" or "FAIL ...: first mismatch at l=1,
 /// offset=17 (row 1, col 0): got 0xff, expected 0x3c; 12 of 4096 bytes

@@ -50,9 +50,11 @@ Object manifestFields(const Manifest &manifest) {
     out["m"] = p.m;
     out["k"] = p.k;
     out["l"] = p.l;
+    out["n"] = p.n;
     out["scale_format"] = name(p.format);
     out["scale_layout"] = name(p.layout);
     out["output"] = name(p.output);
+    out["vector"] = ref::name(p.vector);
   }
   return out;
 }
@@ -70,7 +72,8 @@ void addGemv(Object &out, const Manifest &manifest,
   if (result.afterTiming)
     out["after_timing"] = true;
   if (result.firstMismatch >= 0)
-    out["first_mismatch"] = {{"l", result.firstMismatch / p.m},
+    out["first_mismatch"] = {{"l", result.firstMismatch / (p.n * p.m)},
+                             {"n", result.firstMismatch / p.m % p.n},
                              {"m", result.firstMismatch % p.m},
                              {"got", number(result.got)},
                              {"expected", number(result.expected)}};

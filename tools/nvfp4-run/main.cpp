@@ -196,6 +196,8 @@ int main(int argc, char **argv) {
     std::optional<float> alpha;
     error = checkShape(*options, *manifest);
     if (error.empty())
+      error = checkInputs(*options, *manifest);
+    if (error.empty())
       alpha = chooseAlpha(*options, *manifest, error);
     if (!alpha) {
       reportManifestError(*options, path, error);

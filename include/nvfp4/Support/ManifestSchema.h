@@ -10,6 +10,8 @@
 #ifndef NVFP4_SUPPORT_MANIFESTSCHEMA_H
 #define NVFP4_SUPPORT_MANIFESTSCHEMA_H
 
+#include "nvfp4/Support/Reference.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -19,7 +21,7 @@ namespace nvfp4::manifest {
 
 /// Written as "version"; raised whenever a field is added, removed or changes
 /// meaning. A reader accepts exactly the version it was built with.
-inline constexpr int64_t kVersion = 2;
+inline constexpr int64_t kVersion = 3;
 
 /// Key names.
 namespace key {
@@ -39,6 +41,11 @@ inline constexpr const char *K = "k";
 inline constexpr const char *ScaleFormat = "scale_format";
 inline constexpr const char *ScaleLayout = "scale_layout";
 inline constexpr const char *Output = "output";
+// Vectors per batch, 1 to formats::kMaxGemvVectors, and what b holds
+// (ref::VectorElement): e2m1 vectors come with their scales sfb, 16-bit ones
+// have none.
+inline constexpr const char *N = "n";
+inline constexpr const char *Vector = "vector";
 // convert_scale_layout
 inline constexpr const char *Rows = "rows";
 inline constexpr const char *Cols = "cols";
@@ -118,8 +125,8 @@ enum class ScaleElement { F8E4M3FN, F8E8M0FNU };
 
 /// Spellings: "gemv", "convert_scale_layout"; "a", "sfa", ..., "dest",
 /// "a_tensor_map", "sfa_tensor_map"; "f8E4M3FN", "f8E8M0FNU" (the MLIR type
-/// names). Scale formats, layouts and output types are spelled by ref::name
-/// (Reference.h).
+/// names). Scale formats, layouts, output types and vector elements are
+/// spelled by ref::name (Reference.h).
 const char *name(Op op);
 const char *name(Param param);
 const char *name(ScaleElement element);
@@ -132,11 +139,13 @@ std::vector<const char *> requiredKeys(Op op);
 std::vector<const char *> optionalKeys(Op op);
 
 /// The parameters of `op`: `required` must all be listed (in any order),
-/// `optional` may be (a gemv's alpha and tensor maps).
+/// `optional` may be (a gemv's alpha and tensor maps), any other must not
+/// be. A gemv takes sfb exactly when its vectors are e2m1 (key::Vector):
+/// `vector` is ignored for other ops.
 struct ParamSet {
   std::vector<Param> required, optional;
 };
-ParamSet params(Op op);
+ParamSet params(Op op, ref::VectorElement vector = ref::VectorElement::E2M1);
 
 /// Every kernel the compiler exports carries its signature in the PTX: a
 /// global byte array named signatureSymbol(kernel) whose bytes are the
@@ -156,6 +165,7 @@ std::vector<const char *> signatureKeys(Op op);
 /// The spellings an enumerated key accepts, in the order of its enum
 /// (key::Op: Op; key::ScaleFormat: ref::ScaleFormat; key::ScaleLayout,
 /// key::From, key::To: ref::ScaleLayout; key::Output: ref::ElementType;
+/// key::Vector: ref::VectorElement;
 /// key::Element: ScaleElement; map_key::DataType, map_key::Swizzle,
 /// map_key::L2Promotion, map_key::OobFill: MapDataType, ...). Empty for any
 /// other key.

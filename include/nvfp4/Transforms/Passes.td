@@ -14,13 +14,16 @@ def NVFP4ExportKernels : Pass<"nvfp4-export-kernels", "::mlir::ModuleOp"> {
     `<dir>/<prefix><kernel>.ptx` and `<dir>/<prefix><kernel>.json`, and with
     `cubin=true` also `<dir>/<prefix><kernel>.cubin` assembled by `ptxas`.
     The manifest holds what a runtime without MLIR needs: the entry symbol,
-    the chip, the problem shape and formats, grid and block sizes, shared
+    the chip, the problem shape and formats (the number of right-hand
+    vectors and what they hold included), grid and block sizes, shared
     memory and the order and kinds of the kernel parameters
     (docs/nvfp4-run.md). Its keys, spellings and version are those of
     `include/nvfp4/Support/ManifestSchema.h`, which `nvfp4-run` reads with:
     the pass writes the schema version, and the dialect verifier refuses a
-    launch dictionary that lacks a required key or spells a value the schema
-    does not know. A kernel launched several times is written once.
+    launch dictionary that lacks a required key, spells a value the schema
+    does not know or lists parameters other than the op's (a gemv takes
+    `sfb` exactly when its vectors are e2m1). A kernel launched several times
+    is written once.
 
     On success the pass prints one line on stderr naming what it wrote. Any
     failure (a directory that cannot be created, a file that cannot be

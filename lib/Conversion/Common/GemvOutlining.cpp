@@ -78,7 +78,17 @@ NamedAttrList mlir::nvfp4::gemvLaunchInfo(OpBuilder &b, GemvOp op,
                                           gpu::GPUFuncOp kernel, StringRef chip,
                                           int64_t gridX, int64_t sharedBytes) {
   MemRefType a = op.getA().getType();
-  SmallVector<StringRef> params = {"a", "sfa", "b", "sfb", "c"};
+  MemRefType bType = op.getB().getType();
+  // Packed e2m1 vectors come with their scales sfb; 16-bit ones have none.
+  ::nvfp4::ref::VectorElement vector = ::nvfp4::ref::VectorElement::E2M1;
+  if (bType.getElementType().isF16())
+    vector = ::nvfp4::ref::VectorElement::F16;
+  else if (bType.getElementType().isBF16())
+    vector = ::nvfp4::ref::VectorElement::BF16;
+  SmallVector<StringRef> params = {"a", "sfa", "b"};
+  if (op.getSfb())
+    params.push_back("sfb");
+  params.push_back("c");
   if (op.getAlpha())
     params.push_back("alpha");
   std::string output;
@@ -97,6 +107,11 @@ NamedAttrList mlir::nvfp4::gemvLaunchInfo(OpBuilder &b, GemvOp op,
   attrs.append("scale_layout",
                b.getStringAttr(stringifyScaleLayout(op.getLayout())));
   attrs.append("output", b.getStringAttr(output));
+  attrs.append(
+      schema::key::N,
+      b.getI64IntegerAttr(op.hasVectorDim() ? bType.getDimSize(1) : 1));
+  attrs.append(schema::key::Vector,
+               b.getStringAttr(::nvfp4::ref::name(vector)));
   attrs.append("grid", b.getI64ArrayAttr({gridX, a.getDimSize(0), 1}));
   attrs.append("block", b.getI64ArrayAttr({threads, 1, 1}));
   attrs.append("shared_bytes", b.getI64IntegerAttr(sharedBytes));

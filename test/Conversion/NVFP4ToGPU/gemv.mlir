@@ -59,7 +59,7 @@ func.func @gemv_blocked_mxfp4(%a: memref<1x130x256xi8>,
 // CHECK-SAME: args(%{{.*}} : memref<2x256x512xi8>, %{{.*}} : memref<2x256x64xf8E4M3FN>, %{{.*}} : memref<2x512xi8>, %{{.*}} : memref<2x64xf8E4M3FN>, %{{.*}} : memref<2x256xf16>, %{{.*}} : f32)
 // SM90-SAME: nvfp4.launch = {block = [{{[0-9]+}}, 1, 1], chip = "sm_90a", config = {{[{].*}}decode = "dp4a"
 // SM100-SAME: nvfp4.launch = {block = [{{[0-9]+}}, 1, 1], chip = "sm_100a", config = {{[{].*}}decode = "cvt"
-// CHECK-SAME: k = 1024 : i64, kernel = "[[K1]]", l = 2 : i64, m = 256 : i64, op = "gemv", output = "f16", params = ["a", "sfa", "b", "sfb", "c", "alpha"], scale_format = "nvfp4", scale_layout = "linear", shared_bytes = 0 : i64}
+// CHECK-SAME: k = 1024 : i64, kernel = "[[K1]]", l = 2 : i64, m = 256 : i64, n = 1 : i64, op = "gemv", output = "f16", params = ["a", "sfa", "b", "sfb", "c", "alpha"], scale_format = "nvfp4", scale_layout = "linear", shared_bytes = 0 : i64, vector = "e2m1"}
 // CHECK: return
 
 // CHECK-LABEL: func.func @gemv_blocked_mxfp4(
@@ -145,7 +145,7 @@ func.func @gemv_blocked_mxfp4(%a: memref<1x130x256xi8>,
 // GEOM-DAG: %[[GY:.*]] = arith.constant 2 : index
 // GEOM-DAG: %[[TX:.*]] = arith.constant 64 : index
 // GEOM: gpu.launch_func @[[K1:.*]]::@[[K1]] blocks in (%[[GX]], %[[GY]], %{{.*}}) threads in (%[[TX]], %{{.*}}, %{{.*}})
-// GEOM-SAME: nvfp4.launch = {block = [64, 1, 1], chip = "sm_90a", config = {async_copy_stages = 0 : i64, bytes_per_load = 8 : i64, cache_hints = true, cta_split_k = 1 : i64, decode = "dp4a", interleave_rows = false, lanes_per_row = 16 : i64, loads_in_flight = 2 : i64, {{.*}}rows_per_block = 8 : i64, rows_per_thread = 2 : i64{{.*}}}, grid = [32, 2, 1], k = 1024 : i64, kernel = "[[K1]]", l = 2 : i64, m = 256 : i64, op = "gemv"
+// GEOM-SAME: nvfp4.launch = {block = [64, 1, 1], chip = "sm_90a", config = {async_copy_stages = 0 : i64, bytes_per_load = 8 : i64, cache_hints = true, cta_split_k = 1 : i64, decode = "dp4a", interleave_rows = false, lanes_per_row = 16 : i64, loads_in_flight = 2 : i64, {{.*}}rows_per_block = 8 : i64, rows_per_thread = 2 : i64{{.*}}}, grid = [32, 2, 1], k = 1024 : i64, kernel = "[[K1]]", l = 2 : i64, m = 256 : i64, n = 1 : i64, op = "gemv"
 
 // GEOM-LABEL: func.func @gemv_blocked_mxfp4(
 // GEOM-DAG: %[[GX:.*]] = arith.constant 17 : index

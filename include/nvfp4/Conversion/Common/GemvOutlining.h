@@ -34,8 +34,10 @@ gpu::GPUFuncOp createGemvKernel(RewriterBase &rewriter, ModuleOp module,
                                 GemvOp op, StringRef name, StringRef chip,
                                 int64_t threads);
 
-/// The manifest entries every gemv kernel has; lowerings add their own
-/// (`strategy`, `config`) before building the dictionary.
+/// The manifest entries every gemv kernel has (`n` and `vector` from b's
+/// shape and element type; `params` without sfb for 16-bit vectors);
+/// lowerings add their own (`strategy`, `config`) before building the
+/// dictionary.
 NamedAttrList gemvLaunchInfo(OpBuilder &b, GemvOp op, gpu::GPUFuncOp kernel,
                              StringRef chip, int64_t gridX,
                              int64_t sharedBytes);

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4.h"
+#include "nvfp4/Support/Formats.h"
 #include "nvfp4/Support/ManifestSchema.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -93,6 +94,46 @@ LogicalResult verifyLaunch(Operation *op, Attribute value) {
         return failure();
     }
   }
+  // The parameters: the op's required ones (a gemv's sfb exactly when its
+  // vectors are e2m1), any of its optional ones, no other.
+  auto vector = ::nvfp4::ref::VectorElement::E2M1;
+  if (kindOp == schema::Op::Gemv) {
+    auto n = info.getAs<IntegerAttr>(schema::key::N);
+    if (!n || n.getInt() < 1 || n.getInt() > ::nvfp4::formats::kMaxGemvVectors)
+      return op->emitOpError() << kLaunchAttrName << " \"" << schema::key::N
+                               << "\" must be an integer in [1, "
+                               << ::nvfp4::formats::kMaxGemvVectors << "]";
+    std::vector<const char *> vectors = schema::spellings(schema::key::Vector);
+    StringRef spelled = info.getAs<StringAttr>(schema::key::Vector).getValue();
+    vector = static_cast<::nvfp4::ref::VectorElement>(
+        llvm::find(vectors, spelled) - vectors.begin());
+  }
+  schema::ParamSet set = schema::params(kindOp, vector);
+  std::vector<schema::Param> all = set.required;
+  all.insert(all.end(), set.optional.begin(), set.optional.end());
+  auto params = info.getAs<ArrayAttr>(schema::key::Params);
+  if (!params || !llvm::all_of(params, llvm::IsaPred<StringAttr>))
+    return op->emitOpError() << kLaunchAttrName << " \"" << schema::key::Params
+                             << "\" must be an array of strings";
+  auto listed = [&](schema::Param param) {
+    return llvm::any_of(params.getAsValueRange<StringAttr>(),
+                        [&](StringRef s) { return s == schema::name(param); });
+  };
+  std::string taker = schema::name(kindOp);
+  if (kindOp == schema::Op::Gemv)
+    taker += std::string(" of ") + ::nvfp4::ref::name(vector) + " vectors";
+  for (StringRef entry : params.getAsValueRange<StringAttr>())
+    if (llvm::none_of(all, [&](schema::Param param) {
+          return entry == schema::name(param);
+        }))
+      return op->emitOpError()
+             << kLaunchAttrName << " \"" << schema::key::Params << "\" has \""
+             << entry << "\", which a " << taker << " does not take";
+  for (schema::Param param : set.required)
+    if (!listed(param))
+      return op->emitOpError()
+             << kLaunchAttrName << " \"" << schema::key::Params << "\" lacks \""
+             << schema::name(param) << "\"";
   for (const char *key : {schema::key::Grid, schema::key::Block})
     if (!isDim3(info.get(key)))
       return op->emitOpError() << kLaunchAttrName << " \"" << key
