@@ -214,6 +214,10 @@ TEST(RunnerConversion, ShapeOptionsAreRowsAndBatches) {
   o.k = 96;
   EXPECT_EQ(checkShape(o, m), "--k does not apply to convert_scale_layout "
                               "(rows=130, cols=6, L=2)");
+  o = Options();
+  o.n = 1;
+  EXPECT_EQ(checkShape(o, m), "--n does not apply to convert_scale_layout "
+                              "(rows=130, cols=6, L=2)");
   std::string error;
   EXPECT_EQ(chooseAlpha(Options(), m, error), 1.0f);
 }

@@ -165,6 +165,21 @@ TEST(RunnerOptions, ShapeMustMatchTheManifest) {
   o.l = 8;
   EXPECT_EQ(checkShape(o, m), "kernel was built for M=7168, K=16384, L=1; "
                               "got M=7168, K=16384, L=8");
+  // N: named when given, or when the kernel takes several vectors.
+  o = Options();
+  o.n = 1;
+  EXPECT_EQ(checkShape(o, m), "");
+  o.n = 8;
+  EXPECT_EQ(checkShape(o, m), "kernel was built for M=7168, K=16384, L=1, "
+                              "N=1; got M=7168, K=16384, L=1, N=8");
+  Manifest eight = parseValid(manifestText("n", "8"));
+  o = Options();
+  o.n = 8;
+  EXPECT_EQ(checkShape(o, eight), "");
+  o = Options();
+  o.l = 2;
+  EXPECT_EQ(checkShape(o, eight), "kernel was built for M=7168, K=16384, "
+                                  "L=1, N=8; got M=7168, K=16384, L=2, N=8");
 }
 
 TEST(RunnerOptions, AlphaDefaultsToANonTrivialValue) {

@@ -19,7 +19,7 @@ def main():
     flush = sys.argv[2] if len(sys.argv) > 2 else "clean"
     times = {}
     for path in glob.glob(os.path.join(out, f"bench_*_{flush}.jsonl")):
-        variant = os.path.basename(path)[6:-len(flush) - 8]
+        variant = os.path.basename(path)[len("bench_"):-len(f"_{flush}.jsonl")]
         for line in open(path):
             if not line.startswith("{"):
                 continue

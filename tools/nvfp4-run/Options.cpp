@@ -93,7 +93,8 @@ public:
                      "expected shape; must match the manifest (a "
                      "conversion's rows and L are --m and --l)"},
           {"--k", &o.k, "(see --m)"},
-          {"--l", &o.l, "(see --m)"}})
+          {"--l", &o.l, "(see --m)"},
+          {"--n", &o.n, "(see --m; a gemv's right-hand vectors)"}})
       value(name, "N", help, "a positive integer", "",
             [target = target](const std::string &t) {
               uint64_t u = 0;
@@ -259,9 +260,9 @@ std::string nvfp4::run::checkShape(const Options &options,
   if (manifest.isConversion()) {
     // A conversion has no K; --m and --l stand for its rows and batches.
     const ConversionProblem &c = manifest.conversion;
-    if (options.k)
-      return "--k does not apply to " + manifest.op +
-             " (rows=" + std::to_string(c.rows) +
+    if (options.k || options.n)
+      return std::string(options.k ? "--k" : "--n") + " does not apply to " +
+             manifest.op + " (rows=" + std::to_string(c.rows) +
              ", cols=" + std::to_string(c.cols) + ", L=" + std::to_string(c.l) +
              ")";
     int64_t rows = options.m.value_or(c.rows), l = options.l.value_or(c.l);
@@ -273,25 +274,34 @@ std::string nvfp4::run::checkShape(const Options &options,
   }
   const ref::GemvProblem &p = manifest.problem;
   int64_t m = options.m.value_or(p.m), k = options.k.value_or(p.k),
-          l = options.l.value_or(p.l);
-  if (m == p.m && k == p.k && l == p.l)
+          l = options.l.value_or(p.l), n = options.n.value_or(p.n);
+  if (m == p.m && k == p.k && l == p.l && n == p.n)
     return "";
-  return "kernel was built for M=" + std::to_string(p.m) +
-         ", K=" + std::to_string(p.k) + ", L=" + std::to_string(p.l) +
-         "; got M=" + std::to_string(m) + ", K=" + std::to_string(k) +
-         ", L=" + std::to_string(l);
+  // N is named where it can differ: a kernel of several vectors, or --n.
+  bool showN = p.n != 1 || options.n;
+  auto shape = [&](int64_t m, int64_t k, int64_t l, int64_t n) {
+    return "M=" + std::to_string(m) + ", K=" + std::to_string(k) +
+           ", L=" + std::to_string(l) +
+           (showN ? ", N=" + std::to_string(n) : std::string());
+  };
+  return "kernel was built for " + shape(p.m, p.k, p.l, p.n) + "; got " +
+         shape(m, k, l, n);
 }
 
 std::string nvfp4::run::checkInputs(const Options &options,
                                     const Manifest &manifest) {
   const ref::GemvProblem &p = manifest.problem;
+  // Weak, Overflow and Cancel arrange e2m1 codes of b; Full and Extreme
+  // draw 16-bit values too.
   if (manifest.isConversion() || p.vector == ref::VectorElement::E2M1 ||
-      options.dist == ref::Distribution::Full)
+      options.dist == ref::Distribution::Full ||
+      options.dist == ref::Distribution::Extreme)
     return "";
   return std::string("--dist ") + ref::name(options.dist) +
          " needs e2m1 vectors; kernel " + manifest.kernel + " takes " +
          ref::name(p.vector) + " vectors (use --dist " +
-         ref::name(ref::Distribution::Full) + ")";
+         ref::name(ref::Distribution::Full) + " or " +
+         ref::name(ref::Distribution::Extreme) + ")";
 }
 
 std::optional<float> nvfp4::run::chooseAlpha(const Options &options,

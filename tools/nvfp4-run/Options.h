@@ -28,7 +28,7 @@ struct Options {
   bool checkOnly = false;   // validate manifests and PTX, no GPU
   int timeoutSeconds = 300; // per manifest; a hung kernel is killed
   double rtol = 1e-3, atol = 1e-3;
-  std::optional<int64_t> m, k, l; // expected shape, when given
+  std::optional<int64_t> m, k, l, n; // expected shape, when given
   bool help = false;
 };
 
@@ -44,10 +44,11 @@ std::optional<Options> parseOptions(int argc, const char *const *argv,
 /// The --help text.
 std::string usage();
 
-/// Kernels are specialised on their shape: an explicit --m/--k/--l that
+/// Kernels are specialised on their shape: an explicit --m/--k/--l/--n that
 /// differs from the manifest is an error ("kernel was built for M=..., K=...,
-/// L=...; got M=..., K=..., L=..."). For a conversion --m and --l stand for
-/// its rows and batches and --k is refused. Empty when consistent.
+/// L=...; got M=..., K=..., L=...", with N when the kernel takes several
+/// vectors or --n is given). For a conversion --m and --l stand for its rows
+/// and batches and --k and --n are refused. Empty when consistent.
 std::string checkShape(const Options &options, const Manifest &manifest);
 
 /// The inputs --dist draws must suit the kernel: a gemv of 16-bit vectors

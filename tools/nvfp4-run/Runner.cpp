@@ -85,21 +85,15 @@ std::string oneLineLog(const std::vector<char> &log) {
 /// Compares the kernel's output with the float64 reference; where the
 /// kernel's f32 evaluation leaves the f32 range, and everywhere for the
 /// extreme inputs (whose cancellations exceed any fixed tolerance), with
-/// what that evaluation gives (docs/numerics.md section 11).
-/// 16-bit vectors are held to the tolerances alone: their inputs
-/// (checkInputs) keep every f32 sum in range.
+/// what that evaluation gives (docs/numerics.md sections 11 and 12).
 VerifyResult checkOutput(const ref::GemvProblem &problem,
                          const RunConfig &config, const ref::GemvInputs &in,
                          const std::vector<uint8_t> &out,
                          const std::vector<double> &expected) {
-  ref::Comparison comparison =
-      problem.vector == ref::VectorElement::E2M1
-          ? ref::compareAnyOrderGemv(
-                problem, in.a.data(), in.sfa.data(), in.b.data(), in.sfb.data(),
-                out.data(), expected, config.rtol, config.atol,
-                /*everyElement=*/config.dist == ref::Distribution::Extreme)
-          : ref::compare(problem.output, out.data(), expected, config.rtol,
-                         config.atol);
+  ref::Comparison comparison = ref::compareAnyOrderGemv(
+      problem, in.a.data(), in.sfa.data(), in.b.data(), in.sfb.data(),
+      out.data(), expected, config.rtol, config.atol,
+      /*everyElement=*/config.dist == ref::Distribution::Extreme);
   VerifyResult result;
   result.pass = comparison.ok();
   result.maxAbsError = comparison.maxAbsError;
