@@ -66,7 +66,7 @@ OPTION_KEYS = ["chip", "strategy", "stages", "rows-per-block",
                "rows-per-thread", "lanes-per-row", "bytes-per-load",
                "loads-in-flight", "decode", "cache-hints", "prefetch",
                "interleave-rows", "max-registers", "vector-in-shared",
-               "async-copy-stages", "tma", "tma-copies", "split-k",
+               "async-copy-stages", "tma", "tma-copies", "pdl", "split-k",
                "cta-split-k",
                "export-prefix", "export-cubin",
                "export-", "bogus", "", "{", "'"]

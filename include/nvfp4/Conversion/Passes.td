@@ -134,6 +134,14 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
                 "slice and step issued by one thread, completion on an "
                 "nvgpu mbarrier) instead of per-thread cp.async; the kernel "
                 "takes a tensor map of a (sm_90a and later)">,
+    NVFP4Option<"pdl", "pdl", "bool", "false",
+                "Programmatic dependent launch: the kernel lets the next "
+                "kernel of the stream launch at once "
+                "(griddepcontrol.launch_dependents) and waits for the "
+                "previous one (griddepcontrol.wait) only after issuing its "
+                "first loads of a, before it reads b or writes an output. "
+                "Launched without the PDL attribute it behaves as without "
+                "(sm_90a and later)">,
     NVFP4Option<"splitK", "split-k", "int64_t", "0",
                 "Lane groups of one CTA that split a row's K range (partials "
                 "added in shared memory; 1-16; 0: cost model)">,

@@ -856,6 +856,11 @@ struct KernelBuilder {
   }
 
   void build() {
+    // The next kernel may launch now: its CTAs find SMs as this grid's
+    // finish, and its own wait keeps it from reading what this one writes.
+    if (cfg.pdl)
+      NVVM::GriddepcontrolOp::create(
+          b, loc, NVVM::GridDepActionKind::launch_dependents);
     threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
     Value blockX = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
     batch = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
@@ -909,13 +914,18 @@ struct KernelBuilder {
       rows.push_back(arith::MinUIOp::create(b, loc, row,
                                             IV::index(b, loc, numRows() - 1)));
 
-    // With the vector in shared memory, the first group of a is loaded
-    // before the prologue so that its latency overlaps the vector's (chunks
-    // clamped: valid memory even when the slice has no whole group).
+    // With the vector in shared memory, or a predecessor to wait for, the
+    // first group of a is loaded before the prologue or the wait so that
+    // its latency overlaps theirs (chunks clamped: valid memory even when
+    // the slice has no whole group).
     SmallVector<Value> firstWords;
-    if (preparedVec && cfg.prefetch && !cfg.asyncCopyStages)
+    if ((preparedVec || cfg.pdl) && cfg.prefetch && !cfg.asyncCopyStages)
       firstWords = loadSteps(IV::index(b, loc, 0), cfg.loadsInFlight,
                              /*clamp=*/true);
+    // a and its scales are weights no kernel of the stream writes; b, the
+    // outputs and the cta-split-k workspace wait for the predecessor.
+    if (cfg.pdl)
+      NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
     if (preparedVec)
       buildSharedVectorPrologue();
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));

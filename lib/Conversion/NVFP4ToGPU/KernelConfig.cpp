@@ -224,6 +224,7 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
     return op.emitOpError() << "async-copy-stages must be 0 or in [2, 8], got "
                             << cfg.asyncCopyStages;
   cfg.tma = options.tma;
+  cfg.pdl = options.pdl;
   if (cfg.tma && failed(checkTmaConfig(op, cfg)))
     return failure();
   if (cfg.launchThreads() > 1024)

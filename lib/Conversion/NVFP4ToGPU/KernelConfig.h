@@ -26,6 +26,7 @@ struct KernelConfig {
   bool vectorInShared;
   int64_t asyncCopyStages; // 0: a is loaded into registers
   bool tma; // the stages are filled by tensor-memory-accelerator copies
+  bool pdl; // programmatic dependent launch (griddepcontrol)
   int64_t maxRegisters;
   bool interleaveRows;
   int64_t threads() const {

@@ -62,6 +62,7 @@ DictionaryAttr launchInfo(OpBuilder &b, GemvOp op, gpu::GPUFuncOp kernel,
   tun.append("vector_in_shared", b.getBoolAttr(cfg.vectorInShared));
   tun.append("async_copy_stages", b.getI64IntegerAttr(cfg.asyncCopyStages));
   tun.append("tma", b.getBoolAttr(cfg.tma));
+  tun.append("pdl", b.getBoolAttr(cfg.pdl));
   tun.append("max_registers", b.getI64IntegerAttr(cfg.maxRegisters));
   tun.append("interleave_rows", b.getBoolAttr(cfg.interleaveRows));
   tun.append("static_shared_bytes",
@@ -223,6 +224,7 @@ struct ConvertNVFP4ToGPUPass
     options.vectorInShared = vectorInShared;
     options.asyncCopyStages = asyncCopyStages;
     options.tma = tma;
+    options.pdl = pdl;
     options.maxRegisters = maxRegisters;
     options.interleaveRows = interleaveRows;
     return options;
