@@ -13,11 +13,15 @@
 
 #include <gtest/gtest.h>
 
+#include "nvfp4-run/FlushKernel.h"
+
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 
 using namespace nvfp4;
 using namespace nvfp4::run;
@@ -28,8 +32,23 @@ namespace {
 
 constexpr CUresult kInvalidValue = 1; // CUDA_ERROR_INVALID_VALUE
 
+/// One launch of the kernel under test, as the fake driver saw it.
+struct LaunchRecord {
+  bool ex = false; // through cuLaunchKernelEx
+  unsigned numAttrs = 0;
+  int attrId = -1, attrValue = -1;  // of the first attribute, when any
+  std::array<unsigned, 6> dims{};   // grid x y z, block x y z
+  std::vector<CUdeviceptr> buffers; // the pointer parameters, in order
+};
+
+/// The flush kernel's handle (the kernel under test's is null).
+CUfunction const kFlushFunction = reinterpret_cast<CUfunction>(uintptr_t(1));
+
 /// The stand-in device: allocations in host memory, keyed by address.
 struct FakeDevice {
+  std::vector<LaunchRecord> records;
+  /// The parameters of the kernel under test that are buffer pointers.
+  std::vector<bool> pointerParams;
   std::map<CUdeviceptr, std::unique_ptr<std::vector<uint8_t>>> memory;
   std::vector<size_t> allocations; // sizes, in order
   /// The kernel: called with the launch's parameter array.
@@ -39,6 +58,16 @@ struct FakeDevice {
 FakeDevice *device = nullptr;
 
 uint8_t *host(CUdeviceptr ptr) { return reinterpret_cast<uint8_t *>(ptr); }
+
+CUresult fakeLaunch(LaunchRecord &record, void **params) {
+  for (size_t i = 0; i < device->pointerParams.size(); ++i)
+    if (device->pointerParams[i])
+      record.buffers.push_back(*static_cast<CUdeviceptr *>(params[i]));
+  device->records.push_back(std::move(record));
+  ++device->launches;
+  device->kernel(params);
+  return CUDA_SUCCESS;
+}
 
 Driver fakeDriver() {
   Driver d;
@@ -82,19 +111,52 @@ Driver fakeDriver() {
     *module = nullptr;
     return CUDA_SUCCESS;
   };
-  d.cuModuleGetFunction = [](CUfunction *function, CUmodule, const char *) {
-    *function = nullptr;
+  d.cuModuleGetFunction = [](CUfunction *function, CUmodule, const char *name) {
+    *function = std::string(name) == kL2ReadKernel ? kFlushFunction : nullptr;
     return CUDA_SUCCESS;
   };
   d.cuFuncGetAttribute = [](int *value, int, CUfunction) {
     *value = 0;
     return CUDA_SUCCESS;
   };
-  d.cuLaunchKernel = [](CUfunction, unsigned, unsigned, unsigned, unsigned,
-                        unsigned, unsigned, unsigned, CUstream, void **params,
-                        void **) {
-    ++device->launches;
-    device->kernel(params);
+  d.cuLaunchKernel = [](CUfunction function, unsigned gx, unsigned gy,
+                        unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                        unsigned, CUstream, void **params, void **) {
+    if (function == kFlushFunction)
+      return CUDA_SUCCESS;
+    LaunchRecord record;
+    record.dims = {gx, gy, gz, bx, by, bz};
+    return fakeLaunch(record, params);
+  };
+  d.cuLaunchKernelEx = [](const CUlaunchConfig *config, CUfunction function,
+                          void **params, void **) {
+    if (function == kFlushFunction)
+      return kInvalidValue;
+    LaunchRecord record;
+    record.ex = true;
+    record.numAttrs = config->numAttrs;
+    if (config->numAttrs > 0) {
+      record.attrId = config->attrs[0].id;
+      record.attrValue =
+          config->attrs[0].value.programmaticStreamSerializationAllowed;
+    }
+    record.dims = {config->gridDimX,  config->gridDimY,  config->gridDimZ,
+                   config->blockDimX, config->blockDimY, config->blockDimZ};
+    return fakeLaunch(record, params);
+  };
+  // What --bench uses besides: asynchronous fills, events of 1 ms.
+  d.cuMemsetD8Async = [](CUdeviceptr, unsigned char, size_t, CUstream) {
+    return CUDA_SUCCESS; // the flush buffer only: its contents do not matter
+  };
+  d.cuEventCreate = [](CUevent *event, unsigned) {
+    *event = nullptr;
+    return CUDA_SUCCESS;
+  };
+  d.cuEventDestroy = [](CUevent) { return CUDA_SUCCESS; };
+  d.cuEventRecord = [](CUevent, CUstream) { return CUDA_SUCCESS; };
+  d.cuEventSynchronize = [](CUevent) { return CUDA_SUCCESS; };
+  d.cuEventElapsedTime = [](float *ms, CUevent, CUevent) {
+    *ms = 1;
     return CUDA_SUCCESS;
   };
   d.cuGetErrorString = [](CUresult, const char **text) {
@@ -191,6 +253,25 @@ protected:
     return Runner(driver).run(manifest, config, result, bench);
   }
 
+  /// Runs `manifest` with --bench (2 reps) and a chain of `chain`.
+  std::string bench(const Manifest &manifest,
+                    std::function<void(void **)> kernel, VerifyResult &result,
+                    std::optional<BenchResult> &timing, int chain, bool pdl) {
+    fake.kernel = std::move(kernel);
+    fake.pointerParams.clear();
+    for (Param param : manifest.params)
+      fake.pointerParams.push_back(param != Param::Alpha);
+    RunConfig config;
+    config.alpha = 0.75f;
+    config.bench = true;
+    config.reps = 2;
+    config.chain = chain;
+    config.pdl = pdl;
+    Runner runner(driver);
+    runner.setCopyGBps(1000); // no copy measurement
+    return runner.run(manifest, config, result, timing);
+  }
+
   FakeDevice fake;
   Driver driver = fakeDriver();
 };
@@ -268,6 +349,159 @@ TEST_F(RunnerFakeDriver, EveryVectorIsVerified) {
               std::string::npos)
         << line;
   }
+}
+
+/// The launches of --bench with a chain of 3: one verifying launch per
+/// poison, then 10 warm-up chains and 2 timed chains.
+constexpr int kChain = 3, kBenchChains = 10 + 2;
+
+TEST_F(RunnerFakeDriver, ChainLaunchesEachOnItsOwnWorkload) {
+  Manifest m = smallManifest(2, ref::VectorElement::E2M1);
+  ReferenceKernel kernel(m);
+  VerifyResult result;
+  std::optional<BenchResult> timing;
+  ASSERT_EQ(bench(m, std::ref(kernel), result, timing, kChain, false), "");
+  EXPECT_TRUE(result.pass) << formatVerify(m, result);
+  ASSERT_TRUE(timing);
+  EXPECT_EQ(timing->chain, kChain);
+  EXPECT_FALSE(timing->pdl);
+  EXPECT_EQ(timing->uniqueBytes, kChain * bufferSizes(m.problem).unique());
+  EXPECT_EQ(timing->kernel.reps, 2);
+  ASSERT_EQ(fake.records.size(), size_t(1 + kBenchChains * kChain));
+  // Every chain launches workloads 0, 1, 2 in order: the first verified one,
+  // then two more, no buffer shared between them.
+  std::vector<std::vector<CUdeviceptr>> workloads;
+  for (int w = 0; w < kChain; ++w)
+    workloads.push_back(fake.records[1 + w].buffers);
+  EXPECT_EQ(workloads[0], fake.records[0].buffers);
+  std::set<CUdeviceptr> distinct;
+  for (const auto &buffers : workloads) {
+    EXPECT_EQ(buffers.size(), size_t(5)); // a, sfa, b, sfb, c
+    distinct.insert(buffers.begin(), buffers.end());
+  }
+  EXPECT_EQ(distinct.size(), size_t(kChain * 5));
+  for (size_t i = 1; i < fake.records.size(); ++i) {
+    const LaunchRecord &r = fake.records[i];
+    EXPECT_EQ(r.buffers, workloads[(i - 1) % kChain]) << i;
+    EXPECT_FALSE(r.ex) << i; // no --pdl: plain launches
+    EXPECT_EQ(r.dims, (std::array<unsigned, 6>{10, 2, 1, 128, 1, 1})) << i;
+  }
+  // The report names the chain.
+  std::string line = formatBench(m, *timing);
+  EXPECT_NE(line.find("[chain=3 fake.json]"), std::string::npos) << line;
+}
+
+TEST_F(RunnerFakeDriver, PdlLaunchesTheRestOfTheChainWithTheAttribute) {
+  Manifest m = smallManifest(1, ref::VectorElement::E2M1);
+  ReferenceKernel kernel(m);
+  VerifyResult result;
+  std::optional<BenchResult> timing;
+  ASSERT_EQ(bench(m, std::ref(kernel), result, timing, kChain, true), "");
+  EXPECT_TRUE(result.pass) << formatVerify(m, result);
+  ASSERT_TRUE(timing);
+  EXPECT_TRUE(timing->pdl);
+  ASSERT_EQ(fake.records.size(), size_t(1 + kBenchChains * kChain));
+  EXPECT_FALSE(fake.records[0].ex); // the verifying launch
+  for (size_t i = 1; i < fake.records.size(); ++i) {
+    const LaunchRecord &r = fake.records[i];
+    bool first = (i - 1) % kChain == 0;
+    EXPECT_EQ(r.ex, !first) << i;
+    if (first)
+      continue;
+    EXPECT_EQ(r.numAttrs, 1u) << i;
+    EXPECT_EQ(r.attrId, 6) << i;
+    EXPECT_EQ(r.attrValue, 1) << i;
+    EXPECT_EQ(r.dims, (std::array<unsigned, 6>{10, 2, 1, 128, 1, 1})) << i;
+    EXPECT_EQ(r.buffers, fake.records[1 + (i - 1) % kChain].buffers) << i;
+  }
+  std::string line = formatBench(m, *timing);
+  EXPECT_NE(line.find("[chain=3 pdl fake.json]"), std::string::npos) << line;
+  std::string json = formatJson(m, result, &*timing);
+  EXPECT_NE(json.find("\"chain\":3"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"pdl\":true"), std::string::npos) << json;
+}
+
+TEST_F(RunnerFakeDriver, ChainOfOneReportsAsBefore) {
+  Manifest m = smallManifest(1, ref::VectorElement::E2M1);
+  ReferenceKernel kernel(m);
+  VerifyResult result;
+  std::optional<BenchResult> timing;
+  ASSERT_EQ(bench(m, std::ref(kernel), result, timing, 1, false), "");
+  ASSERT_TRUE(timing);
+  EXPECT_EQ(timing->chain, 1);
+  EXPECT_EQ(timing->uniqueBytes, bufferSizes(m.problem).unique());
+  EXPECT_EQ(fake.records.size(), size_t(1 + 10 + 2));
+  for (const LaunchRecord &r : fake.records)
+    EXPECT_EQ(r.buffers, fake.records[0].buffers);
+  std::string line = formatBench(m, *timing);
+  EXPECT_NE(line.find(" [fake.json]"), std::string::npos) << line;
+  std::string json = formatJson(m, result, &*timing);
+  EXPECT_EQ(json.find("chain"), std::string::npos) << json;
+  EXPECT_EQ(json.find("pdl"), std::string::npos) << json;
+}
+
+TEST_F(RunnerFakeDriver, PdlNeedsCuLaunchKernelEx) {
+  Manifest m = smallManifest(1, ref::VectorElement::E2M1);
+  ReferenceKernel kernel(m);
+  driver.cuLaunchKernelEx = nullptr;
+  VerifyResult result;
+  std::optional<BenchResult> timing;
+  EXPECT_EQ(bench(m, std::ref(kernel), result, timing, kChain, true),
+            "the CUDA driver lacks cuLaunchKernelEx (driver too old?), which "
+            "--pdl needs");
+  EXPECT_EQ(fake.launches, 0);
+}
+
+TEST_F(RunnerFakeDriver, EveryWorkloadIsVerifiedAfterTiming) {
+  // A kernel that never writes the last workload's output (as a launch that
+  // started too early might not): the verifying launch (workload 0) passes,
+  // the check after timing must not.
+  for (bool pdl : {false, true}) {
+    Manifest m = smallManifest(1, ref::VectorElement::E2M1);
+    ReferenceKernel kernel(m);
+    int launch = 0;
+    auto skipLast = [&](void **params) {
+      if (launch++ == 0 || (launch - 2) % kChain != kChain - 1)
+        kernel(params);
+    };
+    VerifyResult result;
+    std::optional<BenchResult> timing;
+    fake.records.clear();
+    ASSERT_EQ(bench(m, skipLast, result, timing, kChain, pdl), "");
+    EXPECT_EQ(launch, 1 + kBenchChains * kChain);
+    EXPECT_FALSE(result.pass);
+    EXPECT_TRUE(result.afterTiming);
+    EXPECT_FALSE(timing);
+    // Left with its poison: every output is NaN.
+    EXPECT_EQ(result.nanCount, 2 * 40);
+    EXPECT_NE(formatVerify(m, result).find("FAIL gemv"), std::string::npos);
+  }
+  // Without the skip, all pass.
+  Manifest m = smallManifest(1, ref::VectorElement::E2M1);
+  ReferenceKernel kernel(m);
+  VerifyResult result;
+  std::optional<BenchResult> timing;
+  ASSERT_EQ(bench(m, std::ref(kernel), result, timing, kChain, true), "");
+  EXPECT_TRUE(result.pass);
+  EXPECT_TRUE(timing);
+}
+
+TEST(RunnerCudaDriver, LaunchStructsMatchCudaH) {
+  // cuda.h: CUlaunchAttribute_st is { CUlaunchAttributeID id; char pad[8 -
+  // sizeof(id)]; CUlaunchAttributeValue value; } with a 64-byte union.
+  EXPECT_EQ(sizeof(CUlaunchAttribute), 72u);
+  EXPECT_EQ(offsetof(CUlaunchAttribute, value), 8u);
+  CUlaunchAttribute a;
+  EXPECT_EQ(a.id, 0);
+  EXPECT_EQ(a.value.programmaticStreamSerializationAllowed, 0);
+  EXPECT_EQ(sizeof(CUlaunchConfig), 56u);
+  EXPECT_EQ(offsetof(CUlaunchConfig, gridDimX), 0u);
+  EXPECT_EQ(offsetof(CUlaunchConfig, blockDimZ), 20u);
+  EXPECT_EQ(offsetof(CUlaunchConfig, sharedMemBytes), 24u);
+  EXPECT_EQ(offsetof(CUlaunchConfig, hStream), 32u);
+  EXPECT_EQ(offsetof(CUlaunchConfig, attrs), 40u);
+  EXPECT_EQ(offsetof(CUlaunchConfig, numAttrs), 48u);
+  EXPECT_EQ(CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION, 6);
 }
 
 } // namespace

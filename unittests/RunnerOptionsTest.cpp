@@ -108,7 +108,7 @@ TEST(RunnerOptions, HelpShowsEveryOptionWithItsDefault) {
        {"--seed N=1", "--dist full|weak|extreme|overflow|cancel=full",
         "--alpha X", "--rtol X=0.001", "--atol X=0.001", "--m N", "--k N",
         "--l N", "--bench", "--reps N=200", "--flush clean|dirty=clean",
-        "--timeout S=300", "--json", "--check"})
+        "--timeout S=300", "--json", "--check", "--chain N=1", "--pdl"})
     EXPECT_NE(help.find(line), std::string::npos) << line << "\n" << help;
 }
 
@@ -148,6 +148,52 @@ TEST(RunnerOptions, RejectsMalformedCommandLines) {
             "--bench needs --reps of at least 100, got 99");
   EXPECT_EQ(optionsError({"a.json", "--bench", "--reps", "100"}), "");
   EXPECT_EQ(optionsError({"a.json", "--reps", "5"}), "");
+}
+
+TEST(RunnerOptions, ChainAndPdl) {
+  std::string error;
+  std::optional<Options> o = parseArgs({"a.json"}, error);
+  ASSERT_TRUE(o) << error;
+  EXPECT_EQ(o->chain, 1);
+  EXPECT_FALSE(o->pdl);
+  o = parseArgs({"a.json", "--bench", "--chain", "3", "--pdl"}, error);
+  ASSERT_TRUE(o) << error;
+  EXPECT_EQ(o->chain, 3);
+  EXPECT_TRUE(o->pdl);
+  o = parseArgs({"a.json", "--bench", "--chain=16"}, error);
+  ASSERT_TRUE(o) << error;
+  EXPECT_EQ(o->chain, 16);
+  EXPECT_FALSE(o->pdl);
+  EXPECT_EQ(optionsError({"a.json", "--chain", "2"}), "--chain needs --bench");
+  EXPECT_EQ(optionsError({"a.json", "--bench", "--chain", "0"}),
+            "option --chain needs an integer in [1, 16], got '0'");
+  EXPECT_EQ(optionsError({"a.json", "--bench", "--chain", "17"}),
+            "option --chain needs an integer in [1, 16], got '17'");
+  EXPECT_EQ(optionsError({"a.json", "--bench", "--pdl"}),
+            "--pdl needs --chain of at least 2");
+  EXPECT_EQ(optionsError({"a.json", "--bench", "--chain", "1", "--pdl"}),
+            "--pdl needs --chain of at least 2");
+  EXPECT_EQ(optionsError({"a.json", "--pdl"}),
+            "--pdl needs --chain of at least 2");
+  EXPECT_EQ(optionsError({"a.json", "--bench", "--chain", "2", "--pdl=1"}),
+            "option --pdl takes no value");
+}
+
+TEST(RunnerOptions, PdlNeedsGriddepcontrolWait) {
+  Manifest m = parseValid();
+  m.ptx = kPtx;
+  Options options;
+  EXPECT_EQ(checkPdl(options, m), "");
+  options.bench = true;
+  options.chain = 2;
+  EXPECT_EQ(checkPdl(options, m), "");
+  options.pdl = true;
+  EXPECT_EQ(checkPdl(options, m),
+            "kernel nvfp4_gemv_kernel has no griddepcontrol.wait: under --pdl "
+            "it could start before the launch it depends on; compile it with "
+            "pdl=true");
+  m.ptx = replaced(kPtx, "{\n\tret;", "{\n\tgriddepcontrol.wait;\n\tret;");
+  EXPECT_EQ(checkPdl(options, m), "");
 }
 
 TEST(RunnerOptions, ShapeMustMatchTheManifest) {

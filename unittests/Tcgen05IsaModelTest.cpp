@@ -134,6 +134,7 @@ TEST(Tcgen05IsaModelTest, ReadsThePtx) {
   EXPECT_EQ(f.copyMulticast, "warpx4");
   EXPECT_EQ(f.loadShape, "32x32b");
   EXPECT_EQ(f.loadRepeat, 1u);
+  EXPECT_EQ(f.loadCount, 1u);
 }
 
 TEST(Tcgen05IsaModelTest, EditedConstantsAreReadBack) {
@@ -204,6 +205,52 @@ TEST(Tcgen05IsaModelTest, OneMma) {
     ASSERT_TRUE(loadResult(f, acc, t / 32, t % 32, 1, v, error)) << error;
     EXPECT_EQ(v, 0.0);
   }
+}
+
+TEST(Tcgen05IsaModelTest, SixteenColumnMma) {
+  // N = 16 (the N-vector kernels with more than 8 vectors): B's rows 8-15
+  // are the second 8-row group, SBO bytes after the first; D column j is
+  // B row j. Only B row 9 is non-zero, so only column 9 is.
+  PtxFacts f;
+  std::string error;
+  ASSERT_TRUE(parsePtx(kPtx, f, error)) << error;
+  uint32_t idesc = (f.mmas[0].idesc & ~(0x3Fu << 17)) | (2u << 17);
+  ASSERT_EQ(decodeInstrDesc(idesc).n, 16u);
+  SharedMemory smem;
+  smem.base = 0;
+  smem.bytes.assign(8192, 0);
+  for (uint32_t i = 0; i < 4096; ++i)
+    smem.bytes[i] = 0x22; // A: all 1.0
+  uint32_t sbo = decodeSmemDescriptor(f.mmas[0].bDesc).sbo;
+  for (uint32_t i = 0; i < 32; ++i)
+    smem.bytes[4096 + sbo + 1 * 32 + i] = 0x11; // B row 9: all 0.5
+  for (uint32_t i = 0; i < 512; ++i) {
+    smem.bytes[4608 + i] = 0x38; // sfa atom: 1.0
+    smem.bytes[5120 + i] = 0x38; // sfb atom
+  }
+  TensorMemory tmem;
+  ASSERT_TRUE(
+      copyScales(f, f.copyDescs[0] | (4608 >> 4), 16, smem, tmem, error))
+      << error;
+  ASSERT_TRUE(
+      copyScales(f, f.copyDescs[0] | (5120 >> 4), 20, smem, tmem, error))
+      << error;
+  Accumulator acc;
+  ASSERT_TRUE(blockScaledMma(f, idesc, f.mmas[0].aDesc,
+                             f.mmas[0].bDesc | (4096 >> 4), 16, 20, false, smem,
+                             tmem, acc, error))
+      << error;
+  ASSERT_EQ(acc.n, 16u);
+  for (unsigned t = 0; t < 128; ++t)
+    for (unsigned column = 0; column < 16; ++column) {
+      double v;
+      ASSERT_TRUE(loadResult(f, acc, t / 32, t % 32, column, v, error))
+          << error;
+      EXPECT_EQ(v, column == 9 ? 32.0 : 0.0)
+          << "row " << t << " column " << column;
+    }
+  double v;
+  EXPECT_FALSE(loadResult(f, acc, 0, 0, 16, v, error));
 }
 
 } // namespace

@@ -48,7 +48,8 @@ GemvPlan makePlan(int64_t m, int64_t k, int64_t l, bool mxfp4, bool blocked,
 std::string describe(const GemvPlan &p) {
   std::ostringstream os;
   os << p.m << "x" << p.k << "x" << p.l << (p.mxfp4 ? " mxfp4" : " nvfp4")
-     << (p.blocked ? " blocked" : " linear") << " stages=" << p.stages;
+     << (p.blocked ? " blocked" : " linear") << " stages=" << p.stages
+     << " N=" << p.vectors;
   return os.str();
 }
 
@@ -226,8 +227,8 @@ public:
               uint32_t smemBase)
       : p(p), in(in), alpha(alpha), smemBase(smemBase) {}
 
-  /// c[batch][row] for the rows of the tile (NaN-free unless the inputs
-  /// are). Failures are reported through gtest.
+  /// c[batch][vector][row] for the rows of the tile (NaN-free unless the
+  /// inputs are). Failures are reported through gtest.
   void run(int64_t batch, int64_t rowTile, std::vector<double> &c) {
     this->batch = batch;
     this->rowTile = rowTile;
@@ -242,6 +243,7 @@ public:
     waited.clear();
     commits.assign(p.stages, 0);
     negative.assign(plan::kThreads, false);
+    vectorNegative.assign(p.vectors, false);
 
     zeroRing();
     int64_t n = p.kStages();
@@ -272,21 +274,25 @@ public:
     for (int64_t j = 0; j < n; ++j)
       EXPECT_TRUE(committed.count(j)) << "stage " << j << " never issued";
 
-    for (int64_t t = 0; t < plan::kThreads; ++t) {
-      uint32_t addr = uint32_t(p.resultTmemOffset<int64_t>(t));
-      uint32_t lane = tmemLane(addr) + uint32_t(t % 32);
-      uint32_t column = tmemColumn(addr);
-      ASSERT_EQ(column, 0u);
-      int64_t row = rowTile * plan::kTileRows + t;
-      // The epilogue's sign rule: NaN for a row that met a negative scale.
-      if (row < p.m)
-        c[batch * p.m + row] = negative[t]
-                                   ? std::numeric_limits<double>::quiet_NaN()
-                                   : double(alpha) * d[lane][column];
-    }
-    // The padding rows of B (N = 1..7) must multiply to exactly zero.
+    for (int64_t vec = 0; vec < p.vectors; ++vec)
+      for (int64_t t = 0; t < plan::kThreads; ++t) {
+        uint32_t addr = uint32_t(p.resultTmemOffset<int64_t>(t, vec));
+        uint32_t lane = tmemLane(addr) + uint32_t(t % 32);
+        uint32_t column = tmemColumn(addr);
+        ASSERT_EQ(column, uint32_t(vec));
+        int64_t row = rowTile * plan::kTileRows + t;
+        // The epilogue's sign rule: NaN for a row that met a negative
+        // scale of its own or of the vector.
+        if (row < p.m)
+          c[(batch * p.vectors + vec) * p.m + row] =
+              negative[t] || vectorNegative[vec]
+                  ? std::numeric_limits<double>::quiet_NaN()
+                  : double(alpha) * d[lane][column];
+      }
+    // The padding rows of B (N = vectors..mmaN-1) must multiply to exactly
+    // zero.
     for (int64_t r = 0; r < plan::kTileRows; ++r)
-      for (int64_t nn = 1; nn < plan::kMmaN; ++nn)
+      for (int64_t nn = p.vectors; nn < p.mmaN(); ++nn)
         if (!std::isnan(d[r][nn]))
           EXPECT_EQ(d[r][nn], 0.0) << "row " << r << " column " << nn;
   }
@@ -299,12 +305,13 @@ private:
   int64_t batch = 0, rowTile = 0;
   std::vector<uint8_t> smem;
   std::vector<uint32_t> tmem; // [lane][column]
-  double d[plan::kTileRows][plan::kMmaN];
+  double d[plan::kTileRows][2 * plan::kMmaN];
   std::vector<int64_t> owner; // stage whose data a slot holds
   std::vector<bool> released; // its MMAs are known complete
   std::set<int64_t> committed, waited;
-  std::vector<int64_t> commits; // tcgen05.commit arrivals per slot barrier
-  std::vector<bool> negative;   // a thread's sign flag
+  std::vector<int64_t> commits;     // tcgen05.commit arrivals per slot barrier
+  std::vector<bool> negative;       // a thread's sign flag (its row's scales)
+  std::vector<bool> vectorNegative; // a vector's (barrier OR, or mask bit)
 
   uint32_t &cell(uint32_t lane, uint32_t column) {
     EXPECT_LT(column, uint32_t(p.tmemAllocColumns()));
@@ -359,7 +366,7 @@ private:
       for (int64_t i = 0; i < p.aChunksPerThread(); ++i)
         cpAsync(in.a, p.aCopy<int64_t>(t, i, stage, slot, batch, rowTile),
                 p.chunkBytes(), written);
-      if (t < p.bChunks())
+      if (t < p.bCopyThreads())
         cpAsync(in.b, p.bCopy<int64_t>(t, stage, slot, batch), p.chunkBytes(),
                 written);
       switch (p.sfaStaging()) {
@@ -380,45 +387,53 @@ private:
                 written);
         break;
       }
-      if (t == p.sfbThread()) {
+      int64_t vec = t - p.sfbThread();
+      if (vec >= 0 && vec < p.vectors) {
         if (p.sfbBytes())
           for (int64_t e = 0; e < 4; ++e)
-            byteCopy(in.sfb, p.sfbLinearByte<int64_t>(e, stage, slot, batch),
+            byteCopy(in.sfb,
+                     p.sfbLinearByte<int64_t>(vec, e, stage, slot, batch),
                      written);
         else
-          cpAsync(in.sfb, p.sfbCopy<int64_t>(stage, slot, batch), 4, written);
+          cpAsync(in.sfb, p.sfbCopy<int64_t>(vec, stage, slot, batch), 4,
+                  written);
       }
     }
     // The sign check: thread t reads row t's word (its own copy), thread
-    // sfbThread the vector's word; the barrier ORs the latter into all.
+    // sfbThread + v vector v's word; the barrier ORs the latter into all.
     if (p.checksScaleSigns()) {
       auto word = [&](int64_t offset) {
         uint32_t w;
         std::memcpy(&w, &smem[offset], 4);
         return w & GemvPlan::kScaleSignBits;
       };
-      bool vector = word(p.sfbWordOffset<int64_t>(slot)) != 0;
+      for (int64_t vec = 0; vec < p.vectors; ++vec)
+        if (word(p.sfbWordOffset<int64_t>(vec, slot)) != 0)
+          vectorNegative[vec] = true;
       for (int64_t t = 0; t < plan::kThreads; ++t)
-        if (vector || word(p.sfaWordOffset<int64_t>(t, slot)))
+        if (word(p.sfaWordOffset<int64_t>(t, slot)))
           negative[t] = true;
     }
-    // Exactly the A tile, row 0 of B, the sfa atom and the first word of
-    // the sfb atom are written, each byte once.
+    // Exactly the A tile, rows 0..N-1 of B, the sfa atom and the words of
+    // rows 0..N-1 of the sfb atom are written, each byte once.
+    std::set<int64_t> bBytes, sfbBytes;
+    for (int64_t vec = 0; vec < p.vectors; ++vec) {
+      for (int64_t kk = 0; kk < p.stageK(); kk += 2)
+        bBytes.insert(p.bTile().elementOffset(uint32_t(vec), uint32_t(kk)));
+      for (int64_t e = 0; e < 4; ++e)
+        sfbBytes.insert(layout::atomWordOffset<int64_t>(vec) + e);
+    }
     int64_t base = slot * p.slotBytes();
     for (int64_t off = 0; off < p.ringBytes(); ++off) {
       int64_t rel = off - base;
       bool expected = false;
       if (rel >= 0 && rel < p.slotBytes()) {
-        if (rel < p.bOffset() ||
-            (rel >= p.sfaOffset() && rel < p.sfbOffset()) ||
-            (rel >= p.sfbOffset() && rel < p.sfbOffset() + 4))
+        if (rel < p.bOffset() || (rel >= p.sfaOffset() && rel < p.sfbOffset()))
           expected = true;
-        else if (rel >= p.bOffset() && rel < p.sfaOffset()) {
-          int64_t inTile = rel - p.bOffset();
-          // Row 0 of each K64 slab (row 0 is not swizzled).
-          expected = inTile % int64_t(p.bTile().slabBytes()) <
-                     int64_t(KMajorFp4Sw32Tile::kRowBytes);
-        }
+        else if (rel >= p.sfbOffset())
+          expected = sfbBytes.count(rel - p.sfbOffset()) != 0;
+        else
+          expected = bBytes.count(rel - p.bOffset()) != 0;
       }
       ASSERT_EQ(written[off], expected ? 1 : 0)
           << "stage " << stage << " slot " << slot << " offset " << off;
@@ -468,7 +483,8 @@ private:
           SmemDesc::decode(encoded(p.bDescConstant(), p.bStepOffset(step)));
       BlockScaledInstrDesc id = BlockScaledInstrDesc::decode(p.instrDesc(step));
       ASSERT_EQ(id.m, 128u);
-      ASSERT_EQ(id.n, 8u);
+      ASSERT_EQ(id.n, uint32_t(p.mmaN()));
+      ASSERT_EQ(id.n, p.vectors <= 8 ? 8u : 16u);
       ASSERT_EQ(id.scaleType, p.mxfp4 ? ScaleType::UE8M0 : ScaleType::UE4M3);
       bool enableInputD = stage != 0 || step != 0;
       uint32_t sfaCol =
@@ -487,7 +503,7 @@ private:
         return e2m1(smem, addr - smemBase, k % 2 == 1);
       };
       for (uint32_t r = 0; r < plan::kTileRows; ++r) {
-        for (uint32_t nn = 0; nn < plan::kMmaN; ++nn) {
+        for (uint32_t nn = 0; nn < uint32_t(p.mmaN()); ++nn) {
           double sum = 0;
           for (int64_t blk = 0; blk < blocks; ++blk) {
             // Row r's scales: lane r (its partition's copy), column + r/32,
@@ -549,36 +565,39 @@ void poisonBlockedPadding(const GemvPlan &p, std::vector<uint8_t> &scales,
           scales[l * rb * cb * 512 + layout::blockedOffset(r, c, cols)] = nan;
 }
 
-/// NVFP4 scales with the sign bit set at random (about one in 300), and
-/// whether each row (batch-major) meets one: its own or the vector's.
+/// NVFP4 scales with the sign bit set at random (about one in 300 of a,
+/// one in 97 of b), and whether each output c[l][n][m] meets one: of row
+/// m or of vector n.
 std::vector<bool> makeSomeScalesNegative(const GemvPlan &p,
                                          const ref::GemvProblem &problem,
                                          ref::GemvInputs &in, uint64_t seed) {
   std::mt19937_64 rng(seed);
   int64_t cols = p.scaleCols();
-  std::vector<bool> rowNegative(p.l * p.m, false);
+  std::vector<bool> outNegative(p.l * p.vectors * p.m, false);
   for (int64_t l = 0; l < p.l; ++l) {
-    bool vector = false;
-    for (int64_t c = 0; c < cols; ++c) {
-      int64_t at = l * ref::scaleBatchBytes(problem.layout, 1, cols) +
-                   ref::scaleOffset(problem.layout, 0, c, cols);
-      if (rng() % 97 == 0) {
-        in.sfb[at] |= 0x80;
-        vector = true;
+    std::vector<bool> vector(p.vectors, false);
+    for (int64_t v = 0; v < p.vectors; ++v)
+      for (int64_t c = 0; c < cols; ++c) {
+        int64_t at = l * ref::scaleBatchBytes(problem.layout, p.vectors, cols) +
+                     ref::scaleOffset(problem.layout, v, c, cols);
+        if (rng() % 97 == 0) {
+          in.sfb[at] |= 0x80;
+          vector[v] = true;
+        }
       }
-    }
     for (int64_t r = 0; r < p.m; ++r) {
-      bool row = vector;
+      bool row = false;
       for (int64_t c = 0; c < cols; ++c)
         if (rng() % 300 == 0) {
           in.sfa[l * ref::scaleBatchBytes(problem.layout, p.m, cols) +
                  ref::scaleOffset(problem.layout, r, c, cols)] |= 0x80;
           row = true;
         }
-      rowNegative[l * p.m + r] = row;
+      for (int64_t v = 0; v < p.vectors; ++v)
+        outNegative[(l * p.vectors + v) * p.m + r] = row || vector[v];
     }
   }
-  return rowNegative;
+  return outNegative;
 }
 
 void checkAgainstReference(const GemvPlan &p, uint64_t seed,
@@ -592,14 +611,15 @@ void checkAgainstReference(const GemvPlan &p, uint64_t seed,
       ref::generateGemvInputs(problem, ref::Distribution::Full, seed);
   if (p.blocked) {
     poisonBlockedPadding(p, in.sfa, p.m);
-    poisonBlockedPadding(p, in.sfb, 1);
+    poisonBlockedPadding(p, in.sfb, p.vectors);
   }
-  std::vector<bool> rowNegative(p.l * p.m, false);
+  std::vector<bool> outNegative(p.l * p.vectors * p.m, false);
   if (negativeScales)
-    rowNegative = makeSomeScalesNegative(p, problem, in, seed);
+    outNegative = makeSomeScalesNegative(p, problem, in, seed);
   std::vector<double> want = ref::gemvExact(problem, in.a.data(), in.sfa.data(),
                                             in.b.data(), in.sfb.data());
-  std::vector<double> got(p.l * p.m, std::numeric_limits<double>::quiet_NaN());
+  std::vector<double> got(p.l * p.vectors * p.m,
+                          std::numeric_limits<double>::quiet_NaN());
   KernelModel model(p, in, problem.alpha, smemBase);
   for (int64_t l = 0; l < p.l; ++l)
     for (int64_t tile = 0; tile < p.rowTiles(); ++tile) {
@@ -612,13 +632,15 @@ void checkAgainstReference(const GemvPlan &p, uint64_t seed,
   // Rows that met a negative scale must be NaN (the tcgen05 kernel's rule;
   // the reference and the CUDA-core kernels use the signed value).
   int64_t mismatches = 0, nanRows = 0;
-  for (int64_t i = 0; i < p.l * p.m; ++i) {
-    bool ok = rowNegative[i] ? std::isnan(got[i]) : got[i] == want[i];
-    nanRows += rowNegative[i];
+  for (int64_t i = 0; i < p.l * p.vectors * p.m; ++i) {
+    int64_t l = i / (p.vectors * p.m), vec = i / p.m % p.vectors, r = i % p.m;
+    bool negative = outNegative[i];
+    bool ok = negative ? std::isnan(got[i]) : got[i] == want[i];
+    nanRows += negative;
     if (!ok && mismatches++ < 5)
-      ADD_FAILURE() << "c[" << i / p.m << "][" << i % p.m << "] = " << got[i]
-                    << (rowNegative[i] ? ", a negative scale: want NaN"
-                                       : ", reference ")
+      ADD_FAILURE() << "c[" << l << "][" << vec << "][" << r << "] = " << got[i]
+                    << (negative ? ", a negative scale: want NaN"
+                                 : ", reference ")
                     << want[i];
   }
   EXPECT_EQ(mismatches, 0);
@@ -676,6 +698,79 @@ TEST(Tcgen05KernelModelTest, NegativeScalesGiveNaNRows) {
         checkAgainstReference(makePlan(s.m, s.k, s.l, false, blocked, stages),
                               seed++, /*smemBase=*/0,
                               /*negativeScales=*/true);
+}
+
+TEST(Tcgen05KernelModelTest, Vectors) {
+  // N vectors: the MMA's N is 8 up to 8 vectors, 16 above; B rows and sfb
+  // atom rows past N are padding (NaN codes in blocked sfb padding rows).
+  // Both formats and layouts, 16- and 8-byte copies (NVFP4 K = 80 with
+  // N = 16 takes 64 threads for B), scale tails and unaligned linear scale
+  // rows, 1 and 3 slots.
+  const Shape shapes[] = {{200, 80, 2}, {128, 1024, 1}, {130, 224, 2}};
+  uint64_t seed = 500;
+  for (int64_t n : {1, 2, 7, 8, 9, 16})
+    for (const Shape &s : shapes)
+      for (bool mxfp4 : {false, true}) {
+        if (s.k % (mxfp4 ? 32 : 16))
+          continue;
+        for (bool blocked : {false, true})
+          for (int64_t stages : {1, 3})
+            checkAgainstReference(
+                makePlan(s.m, s.k, s.l, mxfp4, blocked, stages).withVectors(n),
+                seed++);
+      }
+}
+
+TEST(Tcgen05KernelModelTest, VectorsWithNegativeScales) {
+  // A negative NVFP4 scale of row r gives NaN in row r of every vector; one
+  // of vector n gives NaN in every row of vector n of the batch (the mask
+  // word), and the other vectors keep their values.
+  uint64_t seed = 700;
+  for (int64_t n : {2, 9, 16})
+    for (bool blocked : {false, true})
+      checkAgainstReference(
+          makePlan(200, 1024, 3, false, blocked, 2).withVectors(n), seed++,
+          /*smemBase=*/0, /*negativeScales=*/true);
+}
+
+TEST(Tcgen05PlanTest, VectorShapes) {
+  for (bool mxfp4 : {false, true})
+    for (int64_t k : {mxfp4 ? int64_t(96) : int64_t(80), int64_t(1024)})
+      for (int64_t n = 1; n <= plan::kMaxVectors; ++n) {
+        GemvPlan p = makePlan(128, k, 1, mxfp4, false, 4).withVectors(n);
+        std::string why;
+        ASSERT_TRUE(p.isValid(&why)) << why;
+        EXPECT_EQ(p.mmaN(), n <= 8 ? 8 : 16);
+        BlockScaledInstrDesc id = BlockScaledInstrDesc::decode(p.instrDesc(0));
+        EXPECT_EQ(id.n, uint32_t(p.mmaN()));
+        EXPECT_EQ(p.bTileBytes(), p.mmaN() * p.stageRowBytes());
+        // B and sfb copies fit in the CTA, one vector's sfb a thread.
+        EXPECT_LE(p.bCopyThreads(), plan::kThreads);
+        EXPECT_GE(p.sfbThread(), 0);
+        EXPECT_LE(p.sfbThread() + n, plan::kThreads);
+        // D's columns, then the scale columns.
+        EXPECT_EQ(p.sfaColumn(0), p.mmaN());
+        EXPECT_LE(p.tmemColumns(), p.tmemAllocColumns());
+        for (int64_t t = 0; t < p.bCopyThreads(); ++t) {
+          plan::Copy<int64_t> c = p.bCopy<int64_t>(t, 0, 0, 0);
+          int64_t vec = t / p.bChunks(), cc = t % p.bChunks();
+          EXPECT_EQ(c.dst,
+                    p.bOffset() +
+                        p.bTile().elementOffset(
+                            uint32_t(vec), uint32_t(2 * cc * p.chunkBytes())));
+          // Chunks past K re-read the row's last chunk (zero-filled).
+          EXPECT_EQ(c.src, vec * p.rowBytes() +
+                               std::min(cc * p.chunkBytes(),
+                                        p.rowBytes() - p.chunkBytes()));
+        }
+        for (int64_t t = 0; t < plan::kThreads; ++t)
+          EXPECT_EQ(p.resultTmemOffset<int64_t>(t, n - 1),
+                    p.resultTmemOffset<int64_t>(t) + n - 1);
+      }
+  std::string why;
+  EXPECT_FALSE(makePlan(128, 64, 1, false, false, 2).withVectors(0).isValid());
+  EXPECT_FALSE(
+      makePlan(128, 64, 1, false, false, 2).withVectors(17).isValid(&why));
 }
 
 TEST(Tcgen05KernelModelTest, ManyStagesAndShortK) {

@@ -69,6 +69,41 @@ struct alignas(64) CUtensorMap {
   uint64_t opaque[16];
 };
 
+// CUlaunchAttributeID values.
+inline constexpr int CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6;
+
+/// CUlaunchAttribute_st of cuda.h: the id, padding to 8 bytes, then the
+/// 64-byte CUlaunchAttributeValue union, of which only the member used here
+/// (programmaticStreamSerializationAllowed, an int at its start) is named.
+struct CUlaunchAttribute {
+  int32_t id = 0;
+  char pad[4] = {};
+  union Value {
+    int programmaticStreamSerializationAllowed;
+    char pad[64];
+  } value{};
+};
+static_assert(sizeof(CUlaunchAttribute) == 72, "cuda.h: 72-byte attribute");
+static_assert(offsetof(CUlaunchAttribute, value) == 8,
+              "cuda.h: the value follows the id padded to 8 bytes");
+static_assert(sizeof(CUlaunchAttribute::Value) == 64,
+              "cuda.h: CUlaunchAttributeValue is 64 bytes");
+
+/// CUlaunchConfig_st of cuda.h.
+struct CUlaunchConfig {
+  unsigned gridDimX = 1, gridDimY = 1, gridDimZ = 1;
+  unsigned blockDimX = 1, blockDimY = 1, blockDimZ = 1;
+  unsigned sharedMemBytes = 0;
+  CUstream hStream = nullptr;
+  CUlaunchAttribute *attrs = nullptr;
+  unsigned numAttrs = 0;
+};
+static_assert(offsetof(CUlaunchConfig, sharedMemBytes) == 24, "cuda.h");
+static_assert(offsetof(CUlaunchConfig, hStream) == 32, "cuda.h");
+static_assert(offsetof(CUlaunchConfig, attrs) == 40, "cuda.h");
+static_assert(offsetof(CUlaunchConfig, numAttrs) == 48, "cuda.h");
+static_assert(sizeof(CUlaunchConfig) == 56, "cuda.h: 56-byte config");
+
 /// The driver entry points nvfp4-run uses, named without their ABI version
 /// suffix; `load` resolves each from the symbol the driver exports.
 struct Driver {
@@ -110,6 +145,10 @@ struct Driver {
                              unsigned blockY, unsigned blockZ,
                              unsigned sharedBytes, CUstream stream,
                              void **params, void **extra) = nullptr;
+  /// Null when the driver predates it (CUDA 12.0); only --pdl needs it.
+  CUresult (*cuLaunchKernelEx)(const CUlaunchConfig *config,
+                               CUfunction function, void **params,
+                               void **extra) = nullptr;
   CUresult (*cuEventCreate)(CUevent *event, unsigned flags) = nullptr;
   CUresult (*cuEventDestroy)(CUevent event) = nullptr;
   CUresult (*cuEventRecord)(CUevent event, CUstream stream) = nullptr;

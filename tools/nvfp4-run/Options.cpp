@@ -111,6 +111,15 @@ public:
            "L2 state after the cold-L2 flush: clean (write, then read back) "
            "or dirty (write only)",
            o.flush, {{"clean", FlushMode::Clean}, {"dirty", FlushMode::Dirty}});
+    unsignedOption("--chain", "N",
+                   "launches per timed interval, each on its own copy of the "
+                   "inputs (needs --bench)",
+                   o.chain, 1, kMaxChain,
+                   "an integer in [1, " + std::to_string(kMaxChain) + "]");
+    flag("--pdl",
+         "launch 2..N of a chain with programmatic dependent launch (needs "
+         "--chain of at least 2 and kernels compiled with pdl=true)",
+         o.pdl);
     unsignedOption("--timeout", "S", "stop a manifest's run after S seconds",
                    o.timeoutSeconds, 1, 86400, "an integer in [1, 86400]");
     flag("--json", "print one JSON object per manifest", o.json);
@@ -246,7 +255,25 @@ std::optional<Options> nvfp4::run::parseOptions(int argc,
             std::to_string(options.reps);
     return std::nullopt;
   }
+  if (cli.app.count("--chain") && !options.bench) {
+    error = "--chain needs --bench";
+    return std::nullopt;
+  }
+  if (options.pdl && options.chain < 2) {
+    error = "--pdl needs --chain of at least 2";
+    return std::nullopt;
+  }
   return options;
+}
+
+std::string nvfp4::run::checkPdl(const Options &options,
+                                 const Manifest &manifest) {
+  if (!options.pdl ||
+      manifest.ptx.find("griddepcontrol.wait") != std::string::npos)
+    return "";
+  return "kernel " + manifest.kernel +
+         " has no griddepcontrol.wait: under --pdl it could start before the "
+         "launch it depends on; compile it with pdl=true";
 }
 
 std::string nvfp4::run::usage() {

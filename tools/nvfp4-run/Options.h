@@ -24,6 +24,8 @@ struct Options {
   bool bench = false;
   int reps = 200;
   FlushMode flush = FlushMode::Clean;
+  int chain = 1;    // launches per timed interval, each on its own inputs
+  bool pdl = false; // launches 2..chain under programmatic dependent launch
   bool json = false;
   bool checkOnly = false;   // validate manifests and PTX, no GPU
   int timeoutSeconds = 300; // per manifest; a hung kernel is killed
@@ -34,6 +36,9 @@ struct Options {
 
 /// Fewest timed repetitions --bench accepts (docs/problem.md section 4).
 inline constexpr int kMinBenchReps = 100;
+
+/// Bounds of --chain.
+inline constexpr int kMaxChain = 16;
 
 /// Parses argv[1..argc). Options take their value as the next argument or
 /// after '=' ("--seed 3", "--seed=3"). Returns nullopt with a one-line
@@ -55,6 +60,11 @@ std::string checkShape(const Options &options, const Manifest &manifest);
 /// takes full only (the other distributions need packed e2m1 vectors, or
 /// the any-order bound that covers those alone). Empty when they do.
 std::string checkInputs(const Options &options, const Manifest &manifest);
+
+/// --pdl lets a launch start before the one it follows ends: the kernel
+/// must wait for it (griddepcontrol.wait, which kernels compiled with
+/// pdl=true contain). Empty when it does or without --pdl.
+std::string checkPdl(const Options &options, const Manifest &manifest);
 
 /// The alpha to run with: --alpha when given, else 0.75 for kernels that
 /// take alpha (so that its handling is exercised) and 1 for kernels that do

@@ -177,6 +177,9 @@ std::string nvfp4::run::formatBench(const Manifest &manifest,
          format("%.0f", result.copyGBps) + " GB/s), floor " +
          format("%.2f", result.floorUs()) + " us [" +
          (result.flush == FlushMode::Clean ? "" : "flush=dirty ") +
+         (result.chain > 1 ? "chain=" + std::to_string(result.chain) +
+                                 (result.pdl ? " pdl " : " ")
+                           : std::string()) +
          baseName(manifest.path) + "]";
 }
 

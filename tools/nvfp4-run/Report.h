@@ -62,6 +62,11 @@ struct BenchResult {
   int64_t uniqueBytes = 0;
   int registers = -1, localBytes = -1; // from cuFuncGetAttribute
   FlushMode flush = FlushMode::Clean;
+  /// Launches a timed interval holds (--chain), each on its own workload;
+  /// kernel and uniqueBytes are the whole chain's. pdl: launches 2..chain
+  /// used programmatic dependent launch.
+  int chain = 1;
+  bool pdl = false;
 
   double gbps() const { return uniqueBytes / (kernel.medianUs * 1e3); }
   double percentOfCopy() const { return 100 * gbps() / copyGBps; }
@@ -79,7 +84,8 @@ struct BenchResult {
 /// differ [seed=1 file.json]" ("(padding)" for a byte outside the matrix).
 std::string formatVerify(const Manifest &manifest, const VerifyResult &result);
 /// "BENCH gemv ...: 21.35 us median (min 20.90 us, 200 reps), 3095 GB/s,
-/// 72.5% of copy (4270 GB/s), floor 15.48 us [file.json]".
+/// 72.5% of copy (4270 GB/s), floor 15.48 us [file.json]"; a chain of
+/// launches adds "chain=3 pdl " (or "chain=3 ") before the file name.
 std::string formatBench(const Manifest &manifest, const BenchResult &result);
 /// "COPY 1024 MiB device-to-device: 4270 GB/s (median of 20)".
 std::string formatCopy(double gbps, int64_t bytes, int reps);

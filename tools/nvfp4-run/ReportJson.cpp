@@ -121,6 +121,10 @@ std::string nvfp4::run::formatJson(const Manifest &manifest,
                     {"floor_us", number(bench->floorUs())},
                     {"registers", bench->registers},
                     {"local_bytes", bench->localBytes}};
+  if (bench && bench->chain > 1) {
+    out["bench"]["chain"] = bench->chain;
+    out["bench"]["pdl"] = bench->pdl;
+  }
   // Invalid UTF-8 in a path is replaced rather than thrown on.
   return out.dump(-1, ' ', false, Object::error_handler_t::replace);
 }

@@ -27,12 +27,6 @@ using namespace nvfp4::run::cuda;
   } while (false)
 
 /// Launches the manifest's kernel through `launch` with the same reporting.
-#define CU_LAUNCH()                                                            \
-  do {                                                                         \
-    if (CUresult status_ = launch())                                           \
-      return driver.describe("cuLaunchKernel", status_);                       \
-  } while (false)
-
 namespace {
 
 /// Owns a context for one manifest. Destroying it frees every allocation,
@@ -353,14 +347,23 @@ std::string Runner::run(const Manifest &manifest, const RunConfig &config,
   ScopedContext context(driver);
   CU_CHECK(cuCtxCreate, &context.handle, 0, deviceHandle);
 
-  Workload work;
-  std::string setUpError = manifest.isConversion()
-                               ? setUpConversion(driver, manifest, config, work)
-                               : setUpGemv(driver, manifest, config, work);
-  if (setUpError.empty())
-    setUpError = setUpTensorMaps(driver, manifest, work);
-  if (!setUpError.empty())
-    return setUpError;
+  // A chain of launches (--chain) gives each launch a workload of its own,
+  // generated from the same seed, so that every launch reads cold inputs.
+  int chain = config.bench ? std::max(config.chain, 1) : 1;
+  if (config.pdl && chain > 1 && !driver.cuLaunchKernelEx)
+    return "the CUDA driver lacks cuLaunchKernelEx (driver too old?), which "
+           "--pdl needs";
+  std::vector<Workload> works(chain);
+  for (Workload &w : works) {
+    std::string setUpError = manifest.isConversion()
+                                 ? setUpConversion(driver, manifest, config, w)
+                                 : setUpGemv(driver, manifest, config, w);
+    if (setUpError.empty())
+      setUpError = setUpTensorMaps(driver, manifest, w);
+    if (!setUpError.empty())
+      return setUpError;
+  }
+  Workload &work = works.front();
 
   std::vector<char> log(16384, '\0');
   int jitOptions[] = {CU_JIT_ERROR_LOG_BUFFER,
@@ -384,22 +387,55 @@ std::string Runner::run(const Manifest &manifest, const RunConfig &config,
              CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
              static_cast<int>(manifest.sharedBytes));
 
-  std::vector<void *> args;
-  for (Param param : manifest.params)
-    args.push_back(param == Param::Alpha
-                       ? static_cast<void *>(&work.alpha)
-                       : static_cast<void *>(&work.buffers[int(param)]));
-  auto launch = [&] {
-    return driver.cuLaunchKernel(
-        function, manifest.grid[0], manifest.grid[1], manifest.grid[2],
-        manifest.block[0], manifest.block[1], manifest.block[2],
-        manifest.sharedBytes, nullptr, args.data(), nullptr);
+  std::vector<std::vector<void *>> args(chain);
+  for (int w = 0; w < chain; ++w)
+    for (Param param : manifest.params)
+      args[w].push_back(
+          param == Param::Alpha
+              ? static_cast<void *>(&works[w].alpha)
+              : static_cast<void *>(&works[w].buffers[int(param)]));
+  // Launch `w` of a chain; under --pdl those after the first may start while
+  // the one before still runs (they wait for it in griddepcontrol.wait).
+  CUlaunchAttribute pdlAttribute;
+  pdlAttribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+  pdlAttribute.value.programmaticStreamSerializationAllowed = 1;
+  CUlaunchConfig pdlConfig;
+  pdlConfig.gridDimX = manifest.grid[0];
+  pdlConfig.gridDimY = manifest.grid[1];
+  pdlConfig.gridDimZ = manifest.grid[2];
+  pdlConfig.blockDimX = manifest.block[0];
+  pdlConfig.blockDimY = manifest.block[1];
+  pdlConfig.blockDimZ = manifest.block[2];
+  pdlConfig.sharedMemBytes = manifest.sharedBytes;
+  pdlConfig.hStream = nullptr;
+  pdlConfig.attrs = &pdlAttribute;
+  pdlConfig.numAttrs = 1;
+  auto launchOne = [&](int w) -> std::string {
+    if (config.pdl && w > 0) {
+      if (CUresult status = driver.cuLaunchKernelEx(&pdlConfig, function,
+                                                    args[w].data(), nullptr))
+        return driver.describe("cuLaunchKernelEx", status);
+      return "";
+    }
+    if (CUresult status = driver.cuLaunchKernel(
+            function, manifest.grid[0], manifest.grid[1], manifest.grid[2],
+            manifest.block[0], manifest.block[1], manifest.block[2],
+            manifest.sharedBytes, nullptr, args[w].data(), nullptr))
+      return driver.describe("cuLaunchKernel", status);
+    return "";
+  };
+  auto launchChain = [&]() -> std::string {
+    for (int w = 0; w < chain; ++w)
+      if (std::string error = launchOne(w); !error.empty())
+        return error;
+    return "";
   };
 
   std::vector<uint8_t> out(work.outBytes);
   for (uint8_t poison : work.poisons) {
     CU_CHECK(cuMemsetD8, work.out, poison, work.outBytes);
-    CU_LAUNCH();
+    if (std::string error = launchOne(0); !error.empty())
+      return error;
     CU_CHECK(cuCtxSynchronize);
     CU_CHECK(cuMemcpyDtoH, out.data(), work.out, out.size());
     result = work.check(out);
@@ -408,6 +444,11 @@ std::string Runner::run(const Manifest &manifest, const RunConfig &config,
   }
   if (!config.bench)
     return context.release();
+
+  // Every workload's output starts poisoned, so that one a launch of the
+  // chain leaves unwritten fails the check after timing.
+  for (Workload &w : works)
+    CU_CHECK(cuMemsetD8, w.out, w.poisons.front(), w.outBytes);
 
   if (copyBandwidth == 0) {
     std::string error = measureCopyBandwidth();
@@ -447,7 +488,8 @@ std::string Runner::run(const Manifest &manifest, const RunConfig &config,
   for (int i = 0; i < kWarmups; ++i) {
     if (std::string error = flushL2(i); !error.empty())
       return error;
-    CU_LAUNCH();
+    if (std::string error = launchChain(); !error.empty())
+      return error;
   }
   // Everything is queued back to back: the flush keeps the GPU busy while
   // the host enqueues the launch, so the start event is followed directly
@@ -456,7 +498,8 @@ std::string Runner::run(const Manifest &manifest, const RunConfig &config,
     if (std::string error = flushL2(i); !error.empty())
       return error;
     CU_CHECK(cuEventRecord, starts[i], nullptr);
-    CU_LAUNCH();
+    if (std::string error = launchChain(); !error.empty())
+      return error;
     CU_CHECK(cuEventRecord, stops[i], nullptr);
   }
   CU_CHECK(cuEventSynchronize, stops.back());
@@ -466,19 +509,25 @@ std::string Runner::run(const Manifest &manifest, const RunConfig &config,
     CU_CHECK(cuEventElapsedTime, &elapsed[i], starts[i], stops[i]);
 
   // The repeated launches must still produce the right answer (a race that
-  // shows up only sometimes would otherwise go unnoticed).
-  CU_CHECK(cuMemcpyDtoH, out.data(), work.out, out.size());
-  VerifyResult again = work.check(out);
-  if (!again.pass) {
-    result = again;
-    result.afterTiming = true;
-    return context.release();
+  // shows up only sometimes would otherwise go unnoticed), in every
+  // workload of a chain (where a launch started too early under --pdl
+  // would show).
+  for (Workload &w : works) {
+    CU_CHECK(cuMemcpyDtoH, out.data(), w.out, out.size());
+    VerifyResult again = w.check(out);
+    if (!again.pass) {
+      result = again;
+      result.afterTiming = true;
+      return context.release();
+    }
   }
 
   BenchResult timing;
   timing.kernel = summarize(std::move(elapsed));
   timing.copyGBps = copyBandwidth;
-  timing.uniqueBytes = work.uniqueBytes;
+  timing.uniqueBytes = work.uniqueBytes * chain; // the chain's, all moved
+  timing.chain = chain;
+  timing.pdl = config.pdl && chain > 1;
   timing.registers = registers;
   timing.localBytes = localBytes;
   timing.flush = config.flush;

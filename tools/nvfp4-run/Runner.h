@@ -20,6 +20,8 @@ struct RunConfig {
   bool bench = false;
   int reps = 200;
   FlushMode flush = FlushMode::Clean;
+  int chain = 1;    // launches per timed interval, each on its own workload
+  bool pdl = false; // launches 2..chain with programmatic dependent launch
 };
 
 struct DeviceInfo {

@@ -141,6 +141,8 @@ int runJob(const Options &options, const Job &job, const SharedState &state,
   config.bench = options.bench;
   config.reps = options.reps;
   config.flush = options.flush;
+  config.chain = options.chain;
+  config.pdl = options.pdl;
   runner.setCopyGBps(state.copyGBps);
   VerifyResult result;
   std::optional<BenchResult> bench;
@@ -197,6 +199,8 @@ int main(int argc, char **argv) {
     error = checkShape(*options, *manifest);
     if (error.empty())
       error = checkInputs(*options, *manifest);
+    if (error.empty())
+      error = checkPdl(*options, *manifest);
     if (error.empty())
       alpha = chooseAlpha(*options, *manifest, error);
     if (!alpha) {

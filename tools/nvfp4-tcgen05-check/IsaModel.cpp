@@ -266,6 +266,7 @@ bool parsePtx(const std::string &ptx, PtxFacts &facts, std::string &error) {
       facts.expectTx.push_back(tx);
       facts.expectTxSites.push_back(site);
     } else if (startsWith(i.opcode, "tcgen05.ld")) {
+      ++facts.loadCount;
       std::smatch match;
       std::regex shape(R"(\.(\d+x\d+b)\.x(\d+))");
       if (std::regex_search(i.opcode, match, shape)) {

@@ -53,6 +53,7 @@ struct PtxFacts {
   std::vector<ConstantSite> copySites;
   std::string loadShape;   ///< tcgen05.ld shape, e.g. "32x32b"
   unsigned loadRepeat = 0; ///< .xN of tcgen05.ld
+  unsigned loadCount = 0;  ///< tcgen05.ld instructions (one a vector)
   /// Rank of each cp.async.bulk.tensor (tensor copy), in text order.
   std::vector<unsigned> tensorCopyRanks;
   /// Transaction bytes of each mbarrier.arrive.expect_tx, in text order.

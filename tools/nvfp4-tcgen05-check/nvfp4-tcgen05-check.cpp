@@ -175,8 +175,8 @@ public:
       swap(bBytes);
   }
 
-  /// D of row tile `rowTile` of batch `batch`; false with `error` set when
-  /// the model rejects something.
+  /// D of row tile `rowTile` of batch `batch`: rows[n * 128 + t] is row t
+  /// of vector n; false with `error` set when the model rejects something.
   bool run(int64_t batch, int64_t rowTile, std::vector<double> &rows,
            std::string &error) {
     smem.bytes.assign(size_t(p.sharedBytes()), 0);
@@ -225,14 +225,22 @@ public:
           return false;
       }
     }
-    rows.assign(plan::kTileRows, 0.0);
-    for (unsigned t = 0; t < plan::kThreads; ++t)
-      if (!isa::loadResult(facts, acc, t / 32, t % 32, unsigned(p.dColumn()),
-                           rows[t], error))
-        return false;
-    // The vector's padding rows (N = 1..7) must give exactly zero.
+    // The epilogue loads column n of D for vector n.
+    if (acc.n < unsigned(p.vectors))
+      return fail(error, "the MMA's N = " + std::to_string(acc.n) +
+                             " has fewer columns than the " +
+                             std::to_string(p.vectors) + " vectors");
+    rows.assign(size_t(p.vectors * plan::kTileRows), 0.0);
+    for (int64_t n = 0; n < p.vectors; ++n)
+      for (unsigned t = 0; t < plan::kThreads; ++t)
+        if (!isa::loadResult(facts, acc, t / 32, t % 32,
+                             unsigned(p.dColumn() + n),
+                             rows[size_t(n * plan::kTileRows + t)], error))
+          return false;
+    // The padding rows of B (N = vectors..) must give exactly zero: no
+    // garbage reaches D, even in columns that are not stored.
     for (unsigned t = 0; t < plan::kTileRows; ++t)
-      for (unsigned n = 1; n < acc.n; ++n)
+      for (unsigned n = unsigned(p.vectors); n < acc.n; ++n)
         if (acc.d[t * acc.n + n] != 0.0)
           return fail(error, "D column " + std::to_string(n) + " of row " +
                                  std::to_string(t) + " is not zero");
@@ -350,18 +358,20 @@ private:
       for (int64_t i = 0; !aMap && i < p.aChunksPerThread(); ++i)
         cpAsync(aBytes, p.aCopy<int64_t>(t, i, stage, slot, batch, rowTile),
                 p.chunkBytes(), /*operand=*/true);
-      if (t < p.bChunks())
+      if (t < p.bCopyThreads())
         cpAsync(bBytes, p.bCopy<int64_t>(t, stage, slot, batch), p.chunkBytes(),
                 /*operand=*/true);
       int64_t row = mutation == "scale-rows" ? (t + 1) % plan::kThreads : t;
       if (!sfaMap)
         stageSfa(t, row, stage, slot, batch, rowTile);
-      if (t == p.sfbThread()) {
+      int64_t vec = t - p.sfbThread();
+      if (vec >= 0 && vec < p.vectors) {
         if (p.sfbBytes())
           for (int64_t e = 0; e < 4; ++e)
-            byteCopy(in.sfb, p.sfbLinearByte<int64_t>(e, stage, slot, batch));
+            byteCopy(in.sfb,
+                     p.sfbLinearByte<int64_t>(vec, e, stage, slot, batch));
         else
-          cpAsync(in.sfb, p.sfbCopy<int64_t>(stage, slot, batch), 4,
+          cpAsync(in.sfb, p.sfbCopy<int64_t>(vec, stage, slot, batch), 4,
                   /*operand=*/false);
       }
     }
@@ -384,7 +394,7 @@ bool readFile(const std::string &path, std::string &text) {
 int main(int argc, char **argv) {
   std::string ptxPath, manifestPath, format = "nvfp4", layoutName = "linear",
                                      mutation;
-  int64_t m = 0, k = 0, l = 1, stages = 4;
+  int64_t m = 0, k = 0, l = 1, n = 1, stages = 4;
   uint64_t seed = 1;
   uint32_t smemBase = 1024;
   bool sample = false;
@@ -397,6 +407,10 @@ int main(int argc, char **argv) {
   app.add_option("--m", m, "rows of the matrix")->required();
   app.add_option("--k", k, "columns of the matrix")->required();
   app.add_option("--l", l, "batches (default 1)");
+  CLI::Option *nOption = app.add_option(
+      "--n", n,
+      "vectors of a batch, 1 to 16: b [L, N, K/2], c [L, N, M] (default: "
+      "the manifest's n; when given, the manifest must say the same)");
   app.add_option("--format", format, "nvfp4 or mxfp4 (default nvfp4)")
       ->check(CLI::IsMember({"nvfp4", "mxfp4"}));
   app.add_option("--layout", layoutName,
@@ -423,7 +437,8 @@ int main(int argc, char **argv) {
     return *status;
 
   plan::GemvPlan p = plan::GemvPlan::of(m, k, l, format == "mxfp4",
-                                        layoutName == "blocked", stages);
+                                        layoutName == "blocked", stages)
+                         .withVectors(n);
   std::string why;
   if (!p.isValid(&why)) {
     std::fprintf(stderr, "nvfp4-tcgen05-check: error: %s\n", why.c_str());
@@ -444,8 +459,15 @@ int main(int argc, char **argv) {
     return 2;
   }
   const ref::GemvProblem &shape = manifest->problem;
+  // The manifest says N (version 3); --n, when given, must agree.
+  if (!nOption->count() && !manifest->isConversion()) {
+    n = shape.n;
+    p = p.withVectors(n);
+  }
   if (manifest->isConversion() || shape.m != m || shape.k != k ||
-      shape.l != l || (shape.format == ref::ScaleFormat::MXFP4) != p.mxfp4 ||
+      shape.l != l || shape.n != n ||
+      shape.vector != ref::VectorElement::E2M1 ||
+      (shape.format == ref::ScaleFormat::MXFP4) != p.mxfp4 ||
       (shape.layout == ref::ScaleLayout::Blocked128x4) != p.blocked) {
     std::fprintf(stderr,
                  "nvfp4-tcgen05-check: error: %s describes %s, not the "
@@ -520,6 +542,11 @@ int main(int argc, char **argv) {
                   wantKind + ".block" + std::to_string(p.block()));
   if (!facts.electSync)
     return reject("the MMA is not issued under elect.sync");
+  // The epilogue reads one column of D a vector.
+  if (facts.loadCount != unsigned(n))
+    return reject("the PTX has " + std::to_string(facts.loadCount) +
+                  " tcgen05.ld, the problem has " + std::to_string(n) +
+                  (n == 1 ? " vector" : " vectors"));
   // The PTX's tensor copies are those of the manifest's maps.
   if (facts.tensorCopyRanks.empty() != manifest->tensorMaps.empty())
     return reject(std::to_string(facts.tensorCopyRanks.size()) +
@@ -561,25 +588,36 @@ int main(int argc, char **argv) {
       std::vector<double> rows;
       if (!cta.run(batch, tile, rows, error))
         return reject(error);
-      for (int64_t t = 0; t < plan::kTileRows; ++t) {
-        int64_t row = tile * plan::kTileRows + t;
-        if (row >= m)
-          break;
-        ++checked;
-        // Products of e2m1 values and the generated scales are exact in
-        // float64, and so are their sums: equality is required.
-        double got = rows[size_t(t)], expect = want[size_t(batch * m + row)];
-        if (!(got == expect) && mismatches++ < 3)
-          std::printf("nvfp4-tcgen05-check: c[%lld][%lld] = %.17g, "
-                      "reference %.17g\n",
-                      (long long)batch, (long long)row, got, expect);
-      }
+      for (int64_t vec = 0; vec < n; ++vec)
+        for (int64_t t = 0; t < plan::kTileRows; ++t) {
+          int64_t row = tile * plan::kTileRows + t;
+          if (row >= m)
+            break;
+          ++checked;
+          // Products of e2m1 values and the generated scales are exact in
+          // float64, and so are their sums: equality is required. The
+          // reference is c[l][n][m].
+          double got = rows[size_t(vec * plan::kTileRows + t)],
+                 expect = want[size_t((batch * n + vec) * m + row)];
+          if (!(got == expect) && mismatches++ < 3)
+            std::printf("nvfp4-tcgen05-check: c[%lld][%lld][%lld] = %.17g, "
+                        "reference %.17g\n",
+                        (long long)batch, (long long)vec, (long long)row, got,
+                        expect);
+        }
     }
   if (mismatches)
     return reject(std::to_string(mismatches) + " of " +
-                  std::to_string(checked) + " rows differ from the reference");
-  std::printf("nvfp4-tcgen05-check: OK: %lld rows equal the float64 "
-              "reference\n",
-              (long long)checked);
+                  std::to_string(checked) +
+                  (n == 1 ? " rows" : " outputs (rows x vectors)") +
+                  " differ from the reference");
+  if (n == 1)
+    std::printf("nvfp4-tcgen05-check: OK: %lld rows equal the float64 "
+                "reference\n",
+                (long long)checked);
+  else
+    std::printf("nvfp4-tcgen05-check: OK: %lld outputs (%lld vectors) equal "
+                "the float64 reference\n",
+                (long long)checked, (long long)n);
   return 0;
 }

@@ -44,10 +44,10 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
     destination byte, padding included. Each launch carries an
     `nvfp4.launch` dictionary (grid, block, shape, formats, parameters, the
     options used) from which `nvfp4-export-kernels` writes the manifest.
-    Only the one-vector gemv with packed e2m1 `b` has a kernel: a gemv of N
-    vectors or of 16-bit `b`, and any `nvfp4.quantize` or
-    `nvfp4.dequantize`, is a located error and the pass fails
-    (`convert-nvfp4-to-loops` lowers them all).
+    Every gemv form has a kernel: one or N (up to 16) vectors, packed e2m1
+    or 16-bit `b` (one sum per row and vector). `nvfp4.quantize` and
+    `nvfp4.dequantize` have none: each is a located error and the pass
+    fails (`convert-nvfp4-to-loops` lowers them).
 
     GEMV kernel: each CTA owns `rows-per-block` rows of one batch. A row is
     reduced by `lanes-per-row` threads, by `split-k` such groups of one CTA
@@ -159,14 +159,15 @@ def ConvertNVFP4ToTcgen05 : Pass<"convert-nvfp4-to-tcgen05", "::mlir::ModuleOp">
     blocked128x4 scales) into a `gpu.func` kernel for sm_100a in its own
     `gpu.module` and replaces the op by a `gpu.launch_func` with dynamic
     shared memory and an `nvfp4.launch` dictionary (as convert-nvfp4-to-gpu,
-    plus `"strategy": "tcgen05"`). As there, a gemv of N vectors or of
-    16-bit `b`, and any `nvfp4.quantize` or `nvfp4.dequantize`, is a located
-    error; `nvfp4.convert_scale_layout` is left for convert-nvfp4-to-gpu.
+    plus `"strategy": "tcgen05"`). It takes one or N = 1..16 vectors of
+    packed e2m1; a gemv of 16-bit `b` or of a dynamic number of vectors,
+    and any `nvfp4.quantize` or `nvfp4.dequantize`, is a located error;
+    `nvfp4.convert_scale_layout` is left for convert-nvfp4-to-gpu.
 
-    A CTA of 128 threads owns 128 rows of one batch. The vector is the B
+    A CTA of 128 threads owns 128 rows of one batch. The vectors are the B
     operand of `tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16`
-    (NVFP4) or `.kind::mxf4.block_scale.block32` (MXFP4), padded to N = 8;
-    the f32 accumulator lives in tensor memory. K is walked in stages of one
+    (NVFP4) or `.kind::mxf4.block_scale.block32` (MXFP4), padded to N = 8
+    (up to 8 vectors) or 16; the f32 accumulator lives in tensor memory. K is walked in stages of one
     128x4 scale atom column through a ring of `stages` shared-memory slots
     filled with tensor-memory-accelerator copies where the shape allows
     (`tma-copies`) and cp.async otherwise; scales reach tensor memory with

@@ -47,8 +47,11 @@ inline int64_t vconst(int64_t /*like*/, int64_t c) { return c; }
 inline constexpr int64_t kTileRows = 128;
 /// One thread per row: four warps, warp w reading TMEM lanes 32w..32w+31.
 inline constexpr int64_t kThreads = 128;
-/// The vector is B of the MMA, padded to the smallest N (rows 1-7 are zero).
+/// The vectors are B of the MMA, padded to the MMA's N: the smallest N of
+/// the instruction (8) for up to 8 vectors, 16 for 9 to 16 (rows N.. zero).
 inline constexpr int64_t kMmaN = 8;
+/// The most vectors a kernel takes (nvfp4.gemv's limit).
+inline constexpr int64_t kMaxVectors = 16;
 /// A stage covers one 128x4 scale atom column: 4 scale columns of K.
 inline constexpr int64_t kScaleColsPerStage = layout::kAtomCols;
 inline constexpr int64_t kAtomBytes = layout::kAtomBytes;
@@ -81,6 +84,9 @@ struct GemvPlan {
   /// Copy with the tensor memory accelerator where the shape allows
   /// (tmaA(), tmaSfa()); the rest is copied by the threads.
   bool tma = true;
+  /// N, the right-hand vectors of a batch (b [L, N, K/2], c [L, N, M]); 1
+  /// for the one-vector form.
+  int64_t vectors = 1;
 
   /// The plan of an M x K x L problem.
   static GemvPlan of(int64_t m, int64_t k, int64_t l, bool mxfp4, bool blocked,
@@ -93,6 +99,12 @@ struct GemvPlan {
     p.blocked = blocked;
     p.stages = stages;
     p.tma = tma;
+    return p;
+  }
+  /// The same plan for `n` vectors.
+  GemvPlan withVectors(int64_t n) const {
+    GemvPlan p = *this;
+    p.vectors = n;
     return p;
   }
 
@@ -111,6 +123,9 @@ struct GemvPlan {
   /// K values of one stage: one scale atom column (64 NVFP4, 128 MXFP4).
   int64_t stageK() const { return kScaleColsPerStage * block(); }
   int64_t stageRowBytes() const { return stageK() / 2; }
+  /// The MMA's N: 8 for up to 8 vectors, else 16 (cta_group::1 takes N a
+  /// multiple of 8); B rows and D columns past `vectors` are padding.
+  int64_t mmaN() const { return vectors <= kMmaN ? kMmaN : 2 * kMmaN; }
   /// K64 MMAs a stage issues (1 NVFP4, 2 MXFP4).
   int64_t mmasPerStage() const { return stageK() / kMmaK; }
   int64_t kStages() const { return colBlocks(); }
@@ -131,10 +146,16 @@ struct GemvPlan {
   int64_t aChunksPerThread() const {
     return kTileRows * aChunksPerRow() / kThreads;
   }
-  /// Threads 0..bChunks-1 copy row 0 of B.
+  /// Chunks of one vector's row of B a stage copies.
   int64_t bChunks() const { return stageRowBytes() / chunkBytes(); }
-  /// The thread that copies the vector's scales.
-  int64_t sfbThread() const { return bChunks(); }
+  /// Threads 0..bCopyThreads-1 copy B: thread t chunk t % bChunks() of
+  /// vector t / bChunks() (at most 16 x 8 = 128 threads).
+  int64_t bCopyThreads() const { return vectors * bChunks(); }
+  /// The thread that copies the scales of vector 0; vector v's are copied
+  /// by thread sfbThread() + v (after the B threads where they fit).
+  int64_t sfbThread() const {
+    return std::min(bCopyThreads(), kThreads - vectors);
+  }
 
   //--- Shared memory --------------------------------------------------------//
   /// A and B tiles: 32-byte swizzled K-major, one 256-byte aligned slab of
@@ -143,10 +164,10 @@ struct GemvPlan {
     return {uint32_t(kTileRows), static_cast<uint32_t>(stageK())};
   }
   KMajorFp4Sw32Tile bTile() const {
-    return {uint32_t(kMmaN), static_cast<uint32_t>(stageK())};
+    return {uint32_t(mmaN()), static_cast<uint32_t>(stageK())};
   }
   int64_t aTileBytes() const { return kTileRows * stageRowBytes(); }
-  int64_t bTileBytes() const { return kMmaN * stageRowBytes(); }
+  int64_t bTileBytes() const { return mmaN() * stageRowBytes(); }
   // Offsets inside a slot. A and B start on the swizzle period (256 bytes;
   // the dynamic shared memory is 1024-byte aligned), the rest 16-byte
   // aligned.
@@ -169,23 +190,30 @@ struct GemvPlan {
   int64_t barrierCount() const { return usesTma() ? 2 * stages : stages; }
   /// Where tcgen05.alloc writes the tensor-memory address.
   int64_t tmemSlotOffset() const { return barrierOffset(barrierCount()); }
-  int64_t sharedBytes() const { return (tmemSlotOffset() + 4 + 15) / 16 * 16; }
+  /// NVFP4 with several vectors: a word whose bit n the sfb threads set
+  /// (atomic OR) when a scale of vector n is negative (checksScaleSigns()).
+  bool hasVectorSignMask() const { return !mxfp4 && vectors > 1; }
+  int64_t vectorSignMaskOffset() const { return tmemSlotOffset() + 4; }
+  int64_t sharedBytes() const {
+    return (tmemSlotOffset() + 4 + (hasVectorSignMask() ? 4 : 0) + 15) / 16 *
+           16;
+  }
 
   //--- Tensor memory --------------------------------------------------------//
-  /// D[128 x 8] f32: lane = row, columns 0..7 = N.
+  /// D[128 x mmaN] f32: lane = row, column n = vector n.
   int64_t dColumn() const { return 0; }
   /// Each slot has its own scale columns, so a tcgen05.cp for stage s + S
   /// never overwrites scales the MMA of stage s may still read.
   int64_t sfaColumn(int64_t slot) const {
-    return kMmaN +
+    return mmaN() +
            static_cast<int64_t>(scaleAtomColumn(static_cast<uint32_t>(slot)));
   }
   int64_t sfbColumn(int64_t slot) const { return sfaColumn(stages + slot); }
   template <class V> V sfaColumnOf(V slot) const {
-    return slot * int64_t(kScaleCopyColumns) + kMmaN;
+    return slot * int64_t(kScaleCopyColumns) + mmaN();
   }
   template <class V> V sfbColumnOf(V slot) const {
-    return (slot + stages) * int64_t(kScaleCopyColumns) + kMmaN;
+    return (slot + stages) * int64_t(kScaleCopyColumns) + mmaN();
   }
   int64_t tmemColumns() const { return sfaColumn(2 * stages); }
   int64_t tmemAllocColumns() const {
@@ -196,10 +224,11 @@ struct GemvPlan {
   /// Instruction descriptor of MMA `step` (0..mmasPerStage-1) of a stage.
   uint32_t instrDesc(int64_t step) const {
     uint32_t s = static_cast<uint32_t>(step);
-    return mxfp4 ? mxfp4InstrDesc(kTileRows, kMmaN,
-                                  stepScaleId(s, ScaleVec::Block32))
-                       .encode()
-                 : nvfp4InstrDesc(kTileRows, kMmaN).encode();
+    uint32_t n = static_cast<uint32_t>(mmaN());
+    return mxfp4
+               ? mxfp4InstrDesc(kTileRows, n, stepScaleId(s, ScaleVec::Block32))
+                     .encode()
+               : nvfp4InstrDesc(kTileRows, n).encode();
   }
   /// Shared-memory descriptors without their start-address field; the
   /// kernel ORs matrixDescriptorEncode(address) into bits 0-13.
@@ -313,16 +342,26 @@ struct GemvPlan {
   // The MMA reads NVFP4 scales as ue4m3 (no sign), the dialect's e4m3fn
   // scales have one. The kernel does not multiply with a negative scale: a
   // row whose scales, or whose vector's scales, have a sign bit set gets
-  // NaN (docs/tcgen05.md). ue8m0 has no sign bit.
+  // NaN (docs/tcgen05.md): output c[l, n, m] is NaN when a scale of row m
+  // or of vector n is negative. One vector: the stage barrier ORs the
+  // vector's check into every thread; several: hasVectorSignMask(). ue8m0
+  // has no sign bit.
   bool checksScaleSigns() const { return !mxfp4; }
   static constexpr uint32_t kScaleSignBits = 0x80808080u;
   /// The word of row `t` in the slot's sfa atom: thread t staged it itself.
   template <class V> V sfaWordOffset(V t, V slot) const {
     return slot * slotBytes() + sfaOffset() + layout::atomWordOffset(t);
   }
-  /// The vector's scale word in the slot (staged by sfbThread()).
+  /// The scale word of vector 0 in the slot (staged by sfbThread()).
   template <class V> V sfbWordOffset(V slot) const {
     return slot * slotBytes() + sfbOffset();
+  }
+  /// The scale word of vector `vec` (staged by sfbThread() + vec): row vec
+  /// of the slot's sfb atom.
+  template <class V> V sfbWordOffset(V vec, V slot) const {
+    if (vectors == 1)
+      return sfbWordOffset(slot);
+    return slot * slotBytes() + sfbOffset() + layout::atomWordOffset(vec);
   }
   /// Scale columns (from the slot's region) MMA `step` reads.
   int64_t scaleStepColumn(int64_t step) const {
@@ -353,6 +392,8 @@ struct GemvPlan {
       return fail("K must be a multiple of the scale block size");
     if (l > 65535)
       return fail("L is the grid's y dimension: at most 65535");
+    if (vectors < 1 || vectors > kMaxVectors)
+      return fail("N must be in [1, 16]");
     if (stages < 1 || stages > kMaxStages)
       return fail("stages must be in [1, 8]");
     if (sharedBytes() > kMaxSharedBytes)
@@ -363,8 +404,9 @@ struct GemvPlan {
   }
 
   //--- Which threads copy what (the kernel branches on these) ---------------//
-  // A: every thread, aChunksPerThread() chunks. B: threads t < bChunks().
-  // sfb: thread sfbThread(), byte by byte when sfbBytes(). sfa: thread t
+  // A: every thread, aChunksPerThread() chunks. B: threads t <
+  // bCopyThreads(). sfb: threads sfbThread() + v for v < vectors, byte by
+  // byte when sfbBytes(). sfa: thread t
   // always stages the four scales of row t (so it can check their signs
   // without waiting for other threads):
   enum class SfaStaging {
@@ -402,16 +444,29 @@ struct GemvPlan {
     return {src, dst, srcBytes};
   }
 
-  /// Chunk of row 0 of B copied by thread `t` < bChunks(); src is a byte
-  /// offset into `b`.
+  /// The chunk of B copied by thread `t` < bCopyThreads(): chunk t %
+  /// bChunks() of vector t / bChunks() (row 0 with one vector), to row
+  /// vector of the B tile; src is a byte offset into `b`. B rows past the
+  /// vectors are never written: they keep the ring's zeros.
   template <class V> Copy<V> bCopy(V t, V stage, V slot, V batch) const {
     int64_t chunk = chunkBytes();
-    V kByte = stage * stageRowBytes() + t * chunk;
-    V src = batch * rowBytes() + vmin(kByte, rowBytes() - chunk);
+    if (vectors == 1) {
+      V kByte = stage * stageRowBytes() + t * chunk;
+      V src = batch * rowBytes() + vmin(kByte, rowBytes() - chunk);
+      V srcBytes = vclamp(rowBytes() - kByte, 0, chunk);
+      V dst = slot * slotBytes() + bOffset() +
+              KMajorFp4Sw32Tile::byteOffset(vconst(t, 0), t * chunk,
+                                            bTile().slabBytes());
+      return {src, dst, srcBytes};
+    }
+    V vec = t / bChunks();
+    V cc = t % bChunks();
+    V kByte = stage * stageRowBytes() + cc * chunk;
+    V src =
+        (batch * vectors + vec) * rowBytes() + vmin(kByte, rowBytes() - chunk);
     V srcBytes = vclamp(rowBytes() - kByte, 0, chunk);
     V dst = slot * slotBytes() + bOffset() +
-            KMajorFp4Sw32Tile::byteOffset(vconst(t, 0), t * chunk,
-                                          bTile().slabBytes());
+            KMajorFp4Sw32Tile::byteOffset(vec, cc * chunk, bTile().slabBytes());
     return {src, dst, srcBytes};
   }
 
@@ -465,12 +520,37 @@ struct GemvPlan {
     return {src, slot * slotBytes() + sfbOffset(),
             vclamp(scaleCols() - col, 0, kScaleColsPerStage)};
   }
+  /// The scales of vector `vec` for `stage`, copied by thread sfbThread() +
+  /// vec to row vec of the slot's sfb atom (the position tcgen05.cp and the
+  /// MMA give B row vec): from the linear row vec of the batch's [N, K/B]
+  /// matrix, or row vec's word of the batch's one-row-block blocked atom.
+  /// The atom's rows past the vectors keep the ring's zeros.
+  template <class V> Copy<V> sfbCopy(V vec, V stage, V slot, V batch) const {
+    if (vectors == 1)
+      return sfbCopy(stage, slot, batch);
+    V col = stage * kScaleColsPerStage;
+    V word = layout::atomWordOffset(vec);
+    V src = blocked ? (batch * colBlocks() + stage) * kAtomBytes + word
+                    : (batch * vectors + vec) * scaleCols() + col;
+    return {src, slot * slotBytes() + sfbOffset() + word,
+            vclamp(scaleCols() - col, 0, kScaleColsPerStage)};
+  }
   /// Linear sfb whose rows are not 4-byte aligned: byte `e` of the word.
   template <class V>
   ByteCopy<V> sfbLinearByte(int64_t e, V stage, V slot, V batch) const {
     V col = stage * kScaleColsPerStage + e;
     return {batch * scaleCols() + vmin(col, scaleCols() - 1),
             slot * slotBytes() + sfbOffset() + e,
+            vclamp(scaleCols() - col, 0, 1)};
+  }
+  /// The same for vector `vec`.
+  template <class V>
+  ByteCopy<V> sfbLinearByte(V vec, int64_t e, V stage, V slot, V batch) const {
+    if (vectors == 1)
+      return sfbLinearByte(e, stage, slot, batch);
+    V col = stage * kScaleColsPerStage + e;
+    return {(batch * vectors + vec) * scaleCols() + vmin(col, scaleCols() - 1),
+            slot * slotBytes() + sfbOffset() + layout::atomWordOffset(vec) + e,
             vclamp(scaleCols() - col, 0, 1)};
   }
 
@@ -480,6 +560,12 @@ struct GemvPlan {
   /// lane t, i.e. row t of the tile.
   template <class V> V resultTmemOffset(V t) const {
     return (t / kWarpSize) * (kWarpSize * 65536) + dColumn();
+  }
+  /// The same for vector `vec`'s column of D.
+  template <class V> V resultTmemOffset(V t, int64_t vec) const {
+    if (vec == 0)
+      return resultTmemOffset(t);
+    return (t / kWarpSize) * (kWarpSize * 65536) + (dColumn() + vec);
   }
 };
 

@@ -19,6 +19,7 @@ inline ref::GemvProblem gemvProblemOf(const plan::GemvPlan &p) {
   problem.m = p.m;
   problem.k = p.k;
   problem.l = p.l;
+  problem.n = p.vectors;
   problem.format = p.mxfp4 ? ref::ScaleFormat::MXFP4 : ref::ScaleFormat::NVFP4;
   problem.layout =
       p.blocked ? ref::ScaleLayout::Blocked128x4 : ref::ScaleLayout::Linear;

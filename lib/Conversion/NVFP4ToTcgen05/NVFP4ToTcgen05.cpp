@@ -51,7 +51,7 @@ DictionaryAttr launchInfo(OpBuilder &b, GemvOp op, gpu::GPUFuncOp kernel,
   config.append(
       "mma", b.getStringAttr(p.mxfp4 ? "tcgen05.mma.kind::mxf4.block32"
                                      : "tcgen05.mma.kind::mxf4nvf4.block16"));
-  config.append("mma_shape", b.getI64ArrayAttr({plan::kTileRows, plan::kMmaN,
+  config.append("mma_shape", b.getI64ArrayAttr({plan::kTileRows, p.mmaN(),
                                                 ::nvfp4::tcgen05::kMmaK}));
   config.append("tmem_columns", b.getI64IntegerAttr(p.tmemAllocColumns()));
   config.append("copy_bytes", b.getI64IntegerAttr(p.chunkBytes()));
@@ -61,6 +61,24 @@ DictionaryAttr launchInfo(OpBuilder &b, GemvOp op, gpu::GPUFuncOp kernel,
   std::vector<::nvfp4::tensormap::TiledMap> maps = p.tensorMaps();
   appendTensorMapsToLaunch(b, attrs, maps);
   return attrs.getDictionary(b.getContext());
+}
+
+/// Fails with an error on `op` unless the tcgen05 kernel implements its
+/// form: packed e2m1 vectors (b [L, K/2] or [L, N, K/2] with static N; the
+/// op's verifier bounds N to 1..16).
+LogicalResult checkTcgen05Form(GemvOp op) {
+  MemRefType b = op.getB().getType();
+  if (!op.hasPackedB())
+    return op.emitOpError()
+           << "has no tcgen05 kernel for b of " << b.getElementType()
+           << " values (it takes vectors of packed e2m1); "
+              "--convert-nvfp4-to-gpu and --nvfp4-cpu-pipeline lower it";
+  if (ShapedType::isDynamic(op.getNumVectors()))
+    return op.emitOpError()
+           << "has no tcgen05 kernel for a dynamic number of vectors (the "
+              "kernel is specialised on N); --convert-nvfp4-to-gpu and "
+              "--nvfp4-cpu-pipeline lower it";
+  return success();
 }
 
 /// nvfp4.gemv -> its own gpu.module with a tcgen05 kernel + gpu.launch_func.
@@ -88,6 +106,7 @@ struct GemvToTcgen05Lowering : public OpRewritePattern<GemvOp> {
         op.getFormat() == ScaleFormat::MXFP4,
         op.getLayout() == ScaleLayout::Blocked128x4, options.stages,
         options.tmaCopies);
+    p.vectors = op.getNumVectors();
     std::string why;
     if (!p.isValid(&why))
       return op.emitOpError() << "cannot lower to tcgen05: " << why;
@@ -96,8 +115,7 @@ struct GemvToTcgen05Lowering : public OpRewritePattern<GemvOp> {
 
   LogicalResult matchAndRewrite(GemvOp op,
                                 PatternRewriter &rewriter) const override {
-    if (failed(checkOneVectorGemv(op, "tcgen05")) ||
-        failed(checkGemvGpuSizes(op)))
+    if (failed(checkTcgen05Form(op)) || failed(checkGemvGpuSizes(op)))
       return failure();
     FailureOr<plan::GemvPlan> p = makePlan(op);
     if (failed(p))

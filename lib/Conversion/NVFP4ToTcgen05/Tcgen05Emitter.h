@@ -56,6 +56,9 @@ struct KernelEmitter {
   /// i32 shared-window address of byte `offset` (index).
   Value smemAddress(Value offset);
   Value cmpIndex(arith::CmpIPredicate pred, Value x, int64_t c);
+  /// Whether thread `t` copies (and checks) a vector's scales: t in
+  /// [sfbThread(), sfbThread() + vectors).
+  Value isSfbThread(Value t);
   /// Builds `body` under `scf.if cond`.
   void ifThen(Value cond, llvm::function_ref<void()> body);
   /// Builds `body(i)` in an scf.for over [lo, hi).

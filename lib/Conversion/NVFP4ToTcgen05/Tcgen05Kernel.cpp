@@ -1,16 +1,16 @@
 //===- Tcgen05Kernel.cpp - the tcgen05 GEMV kernel body -------------------===//
 //
 // A CTA of 128 threads (4 warps) owns 128 rows of one batch (grid: row tiles
-// x L). The vector b is the B operand of tcgen05.mma, padded to N = 8 with
-// zero rows; the accumulator D[128 x 8] f32 lives in tensor memory, column 0
-// is the result. K is walked in stages of one 128x4 scale atom column
-// (64 values for NVFP4, 128 for MXFP4) through a ring of `stages` shared-
-// memory slots filled by cp.async and, where the shape allows, by tensor
-// copies (nvgpu.tma.async.load of A's slabs and blocked sfa atoms, counted
-// by the slot's "full" mbarrier); thread 0 copies each stage's scale atoms
-// to tensor memory (tcgen05.cp 32x128b warpx4), issues the stage's MMAs and
-// commits them to the slot's mbarrier, which gates the slot's reuse. The
-// epilogue reads D with tcgen05.ld 32x32b (warp w: lanes 32w..32w+31),
+// x L). The N vectors of b are the B operand of tcgen05.mma, padded to the
+// MMA's N (8 or 16) with zero rows; the accumulator D[128 x N] f32 lives in
+// tensor memory, column n is the result of vector n. K is walked in stages of
+// one 128x4 scale atom column (64 values for NVFP4, 128 for MXFP4) through a
+// ring of `stages` shared- memory slots filled by cp.async and, where the shape
+// allows, by tensor copies (nvgpu.tma.async.load of A's slabs and blocked sfa
+// atoms, counted by the slot's "full" mbarrier); thread 0 copies each stage's
+// scale atoms to tensor memory (tcgen05.cp 32x128b warpx4), issues the stage's
+// MMAs and commits them to the slot's mbarrier, which gates the slot's reuse.
+// The epilogue reads D with tcgen05.ld 32x32b (warp w: lanes 32w..32w+31),
 // scales by alpha, rounds and stores. The synchronization argument is in
 // docs/tcgen05.md.
 //
@@ -50,6 +50,15 @@ Value KernelEmitter::cmpIndex(arith::CmpIPredicate pred, Value x, int64_t c) {
   return b.createOrFold<arith::CmpIOp>(loc, pred, x, idx(c));
 }
 
+Value KernelEmitter::isSfbThread(Value t) {
+  if (plan.vectors == 1)
+    return cmpIndex(arith::CmpIPredicate::eq, t, plan.sfbThread());
+  Value from = cmpIndex(arith::CmpIPredicate::uge, t, plan.sfbThread());
+  Value to =
+      cmpIndex(arith::CmpIPredicate::ult, t, plan.sfbThread() + plan.vectors);
+  return b.createOrFold<arith::AndIOp>(loc, from, to);
+}
+
 void KernelEmitter::ifThen(Value cond, llvm::function_ref<void()> body) {
   auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
@@ -78,16 +87,18 @@ void KernelEmitter::emitSetup() {
   smem32 = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), smem);
   if (plan.checksScaleSigns()) {
     // One flag a thread, set when a scale of its row or of the vector is
-    // negative (a register once LLVM promotes the slot: it is in the entry
-    // block).
+    // negative (with several vectors: of its row; the vectors' go to the
+    // mask word) (a register once LLVM promotes the slot: it is in the
+    // entry block).
     auto ptrType = LLVM::LLVMPointerType::get(ctx);
     signFlag = LLVM::AllocaOp::create(b, loc, ptrType, b.getI32Type(),
                                       constI32(b, loc, 1), /*alignment=*/4);
     LLVM::StoreOp::create(b, loc, constI32(b, loc, 0), signFlag);
   }
 
-  // Zero the ring once: rows 1-7 of every B tile and bytes 4-511 of every
-  // sfb atom are never written again (the MMA reads them as N padding).
+  // Zero the ring once: the B rows past the vectors (N..mmaN-1) of every B
+  // tile and the sfb atom's rows past the vectors are never written again
+  // (the MMA reads them as N padding, into D columns that are not stored).
   int64_t perPass = plan::kThreads * 16;
   int64_t ring = plan.ringBytes();
   auto vecType = VectorType::get({4}, b.getI32Type());
@@ -118,6 +129,9 @@ void KernelEmitter::emitSetup() {
       for (int64_t slot = 0; slot < plan.stages; ++slot)
         nvgpu::MBarrierInitOp::create(b, loc, fullBarriers, idx(1), idx(slot),
                                       Value());
+    if (plan.hasVectorSignMask())
+      LLVM::StoreOp::create(b, loc, constI32(b, loc, 0),
+                            smemAt(idx(plan.vectorSignMaskOffset())));
     NVVM::FenceMbarrierInitOp::create(b, loc);
     for (Value map : {aMap, sfaMap})
       if (map)
@@ -158,7 +172,7 @@ void KernelEmitter::emitStageLanded(int64_t pending, Value stage, Value slot) {
         smemAt(plan.fullBarrierOffset(0) + iv(slot) * ::nvfp4::kMbarrierBytes),
         toI32(b, loc, plan.parityOf(iv(stage))));
   // Each thread's own copies are now visible to it: thread t checks the
-  // signs of row t's scales, thread sfbThread those of the vector.
+  // signs of row t's scales, thread sfbThread() + v those of vector v.
   Value sfaSigns, sfbSigns;
   if (plan.checksScaleSigns()) {
     Value signBits = constI32(b, loc, plan::GemvPlan::kScaleSignBits);
@@ -168,16 +182,33 @@ void KernelEmitter::emitStageLanded(int64_t pending, Value stage, Value slot) {
       return arith::AndIOp::create(b, loc, word, signBits).getResult();
     };
     sfaSigns = loadSigns(plan.sfaWordOffset(iv(tid), iv(slot)));
-    auto ifOp = scf::IfOp::create(
-        b, loc, TypeRange{b.getI32Type()},
-        cmpIndex(arith::CmpIPredicate::eq, tid, plan.sfbThread()),
-        /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    scf::YieldOp::create(b, loc, loadSigns(plan.sfbWordOffset(iv(slot))));
-    b.setInsertionPointToStart(ifOp.elseBlock());
-    scf::YieldOp::create(b, loc, constI32(b, loc, 0));
-    sfbSigns = ifOp.getResult(0);
+    if (plan.hasVectorSignMask()) {
+      // Several vectors: the thread of vector v sets bit v of the mask
+      // (atomic OR); every thread reads the mask after the last stage
+      // barrier, which orders all of these before it.
+      ifThen(isSfbThread(tid), [&] {
+        IV vec = iv(tid) - plan.sfbThread();
+        Value negative = b.createOrFold<arith::CmpIOp>(
+            loc, arith::CmpIPredicate::ne,
+            loadSigns(plan.sfbWordOffset(vec, iv(slot))), constI32(b, loc, 0));
+        Value bit = arith::ShLIOp::create(b, loc, constI32(b, loc, 1),
+                                          toI32(b, loc, vec));
+        Value set =
+            arith::SelectOp::create(b, loc, negative, bit, constI32(b, loc, 0));
+        LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::_or,
+                                  smemAt(idx(plan.vectorSignMaskOffset())), set,
+                                  LLVM::AtomicOrdering::monotonic);
+      });
+    } else {
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange{b.getI32Type()},
+                                    isSfbThread(tid), /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      scf::YieldOp::create(b, loc, loadSigns(plan.sfbWordOffset(iv(slot))));
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(b, loc, constI32(b, loc, 0));
+      sfbSigns = ifOp.getResult(0);
+    }
   }
   // cp.async and st.shared write through the generic proxy; tcgen05.cp and
   // tcgen05.mma read through the async proxy.
@@ -186,6 +217,13 @@ void KernelEmitter::emitStageLanded(int64_t pending, Value stage, Value slot) {
       NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
   if (!plan.checksScaleSigns()) {
     gpu::BarrierOp::create(b, loc);
+    return;
+  }
+  if (plan.hasVectorSignMask()) {
+    gpu::BarrierOp::create(b, loc);
+    Value flag = LLVM::LoadOp::create(b, loc, b.getI32Type(), signFlag);
+    flag = arith::OrIOp::create(b, loc, flag, sfaSigns);
+    LLVM::StoreOp::create(b, loc, flag, signFlag);
     return;
   }
   // The CTA barrier doubles as the OR of the vector's sign check
@@ -326,42 +364,76 @@ void KernelEmitter::emitEpilogue() {
       b, loc,
       NVVM::Tcgen05FenceKindAttr::get(
           ctx, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC));
-  // Warp w reads lanes 32w..32w+31 of column 0: thread t gets row t.
-  Value addr =
-      tmemPointer(b, loc, tmem, toI32(b, loc, plan.resultTmemOffset(iv(tid))));
-  Value word =
-      NVVM::Tcgen05LdOp::create(b, loc, b.getI32Type(), UnitAttr(),
-                                NVVM::Tcgen05LdStShapeAttr::get(
-                                    ctx, NVVM::Tcgen05LdStShape::SHAPE_32X32B),
-                                addr, Value());
+  // Warp w reads lanes 32w..32w+31 of column n (vector n): thread t gets
+  // row t. One .x1 load a vector; the D columns past the vectors are
+  // padding and never read.
+  SmallVector<Value> words;
+  for (int64_t vec = 0; vec < plan.vectors; ++vec) {
+    Value addr = tmemPointer(
+        b, loc, tmem, toI32(b, loc, plan.resultTmemOffset(iv(tid), vec)));
+    words.push_back(NVVM::Tcgen05LdOp::create(
+        b, loc, b.getI32Type(), UnitAttr(),
+        NVVM::Tcgen05LdStShapeAttr::get(ctx,
+                                        NVVM::Tcgen05LdStShape::SHAPE_32X32B),
+        addr, Value()));
+  }
   NVVM::Tcgen05WaitOp::create(
       b, loc, NVVM::Tcgen05WaitKindAttr::get(ctx, NVVM::Tcgen05WaitKind::LOAD));
   // The register tcgen05.ld writes may only be read after tcgen05.wait::ld,
   // but to LLVM it is an ordinary SSA value that arithmetic could be
   // scheduled above the wait. A side-effecting move pins the first use
   // after the wait.
-  word = LLVM::InlineAsmOp::create(
-             b, loc, b.getI32Type(), ValueRange{word}, "mov.b32 $0, $1;",
-             "=r,r", /*has_side_effects=*/true, /*is_align_stack=*/false,
-             LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
-             .getResult(0);
-  Value result = arith::BitcastOp::create(b, loc, b.getF32Type(), word);
-  if (signFlag) {
-    Value flag = LLVM::LoadOp::create(b, loc, b.getI32Type(), signFlag);
-    Value negative = b.createOrFold<arith::CmpIOp>(
-        loc, arith::CmpIPredicate::ne, flag, constI32(b, loc, 0));
-    Value nan = arith::ConstantOp::create(
-        b, loc, b.getF32FloatAttr(std::numeric_limits<float>::quiet_NaN()));
-    result = arith::SelectOp::create(b, loc, negative, nan, result);
-  }
-  if (alpha)
-    result = arith::MulFOp::create(b, loc, result, alpha);
+  for (Value &word : words)
+    word = LLVM::InlineAsmOp::create(
+               b, loc, b.getI32Type(), ValueRange{word}, "mov.b32 $0, $1;",
+               "=r,r", /*has_side_effects=*/true, /*is_align_stack=*/false,
+               LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
+               .getResult(0);
+  Value negative, nan; // built after the first result's bitcast
+  // Several vectors: bit n of the mask says a scale of vector n was
+  // negative (the last stage barrier ordered every atomic OR before this).
+  Value vectorMask;
   Type outType = cast<MemRefType>(cMem.getType()).getElementType();
-  if (outType != result.getType())
-    result = arith::TruncFOp::create(b, loc, outType, result);
+  SmallVector<Value> results;
+  for (auto [vec, word] : llvm::enumerate(words)) {
+    Value result = arith::BitcastOp::create(b, loc, b.getF32Type(), word);
+    if (signFlag && !negative) {
+      Value flag = LLVM::LoadOp::create(b, loc, b.getI32Type(), signFlag);
+      negative = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ne,
+                                               flag, constI32(b, loc, 0));
+      nan = arith::ConstantOp::create(
+          b, loc, b.getF32FloatAttr(std::numeric_limits<float>::quiet_NaN()));
+      if (plan.hasVectorSignMask())
+        vectorMask = LLVM::LoadOp::create(
+            b, loc, b.getI32Type(), smemAt(idx(plan.vectorSignMaskOffset())),
+            /*alignment=*/4);
+    }
+    Value nanHere = negative;
+    if (vectorMask) {
+      Value bit = arith::AndIOp::create(
+          b, loc, vectorMask, constI32(b, loc, int64_t(1) << int64_t(vec)));
+      Value vectorNegative = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ne, bit, constI32(b, loc, 0));
+      nanHere = arith::OrIOp::create(b, loc, negative, vectorNegative);
+    }
+    if (signFlag)
+      result = arith::SelectOp::create(b, loc, nanHere, nan, result);
+    if (alpha)
+      result = arith::MulFOp::create(b, loc, result, alpha);
+    if (outType != result.getType())
+      result = arith::TruncFOp::create(b, loc, outType, result);
+    results.push_back(result);
+  }
   IV row = iv(rowTile) * plan::kTileRows + iv(tid);
+  bool vectorDim = cast<MemRefType>(cMem.getType()).getRank() == 3;
   ifThen(cmpIndex(arith::CmpIPredicate::ult, row, plan.m), [&] {
-    memref::StoreOp::create(b, loc, result, cMem, ValueRange{batch, row});
+    for (auto [vec, result] : llvm::enumerate(results)) {
+      if (vectorDim)
+        memref::StoreOp::create(b, loc, result, cMem,
+                                ValueRange{batch, idx(int64_t(vec)), row});
+      else
+        memref::StoreOp::create(b, loc, result, cMem, ValueRange{batch, row});
+    }
   });
 
   // Every warp's tcgen05.ld is complete (wait::ld) before warp 0 frees TMEM.

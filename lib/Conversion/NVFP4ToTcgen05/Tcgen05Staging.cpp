@@ -1,8 +1,9 @@
 //===- Tcgen05Staging.cpp - global-to-shared copies of one stage ----------===//
 //
-// One stage is K = 4 * block values: a [128 x stageK] tile of a, row 0 of the
-// [8 x stageK] tile of b (both 32-byte swizzled, KMajorFp4Sw32Tile), one
-// 512-byte 128x4 atom of sfa and the first word of one atom of sfb. Where
+// One stage is K = 4 * block values: a [128 x stageK] tile of a, rows 0..N-1
+// of the [mmaN x stageK] tile of b (N vectors; both 32-byte swizzled,
+// KMajorFp4Sw32Tile), one 512-byte 128x4 atom of sfa and the words of rows
+// 0..N-1 of one atom of sfb. Where
 // the plan says so (tmaA, tmaSfa), thread 0 copies a's slabs and the sfa
 // atom with nvgpu.tma.async.load: the 32-byte swizzle of a's map writes the
 // tile layout, and the map's zero fill covers rows and K past the tensor.
@@ -62,7 +63,7 @@ struct StageCopies {
 
   void emitB() {
     const plan::GemvPlan &p = e.plan;
-    e.ifThen(e.cmpIndex(arith::CmpIPredicate::ult, t, p.bChunks()), [&] {
+    e.ifThen(e.cmpIndex(arith::CmpIPredicate::ult, t, p.bCopyThreads()), [&] {
       copy(p.bCopy(t, stage, slot, batch), e.bBase, p.chunkBytes(),
            p.hasKTail(), /*streaming=*/false);
     });
@@ -89,6 +90,20 @@ struct StageCopies {
 
   void emitSfb() {
     const plan::GemvPlan &p = e.plan;
+    if (p.vectors > 1) {
+      // Thread sfbThread() + v copies the scales of vector v.
+      e.ifThen(e.isSfbThread(t), [&] {
+        IV vec = t - p.sfbThread();
+        if (p.sfbBytes()) {
+          for (int64_t byte = 0; byte < 4; ++byte)
+            byteCopy(p.sfbLinearByte(vec, byte, stage, slot, batch), e.sfbBase);
+          return;
+        }
+        copy(p.sfbCopy(vec, stage, slot, batch), e.sfbBase, 4, p.hasScaleTail(),
+             false);
+      });
+      return;
+    }
     e.ifThen(e.cmpIndex(arith::CmpIPredicate::eq, t, p.sfbThread()), [&] {
       if (p.sfbBytes()) {
         for (int64_t byte = 0; byte < 4; ++byte)

@@ -45,8 +45,8 @@ def NVFP4_GemvOp : NVFP4_Op<"gemv", [AttrSizedOperandSegments]> {
       and `sfb`.
 
     The CPU lowering and the CUDA-core GPU lowering implement every form;
-    the tcgen05 lowering the one-vector form with packed `b`
-    (docs/numerics.md).
+    the tcgen05 lowering the forms with packed `b` (one vector or N = 1..16
+    vectors; docs/numerics.md, docs/tcgen05.md).
 
     Examples:
 
