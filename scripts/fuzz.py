@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Mutation fuzzing of nvfp4-opt's pipelines and nvfp4-run's manifest checks.
 
-Each case takes a seed input (an nvfp4 op from examples/ or test/, or a
-manifest exported from one), mutates it, runs a tool on it and classifies
-the outcome:
+Each case takes a seed input (an nvfp4 op from examples/ or test/ or from
+the IR writer, or a manifest exported from one), mutates it, runs a tool on
+it and classifies the outcome:
 
   crash       a signal, an assertion, "PLEASE submit a bug report", or an exit
               status other than 0 and 1
@@ -37,6 +37,16 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+from nvfp4 import ir  # noqa: E402
+
+# Seeds written by the IR writer (python/nvfp4/ir.py) besides the files:
+# the N-vector and 16-bit forms of nvfp4.gemv, that the test files hold few
+# of, with odd shapes, both formats and layouts.
+WRITER_SPECS = ["130x1040x2:nvfp4:linear:f16:n3",
+                "257x96x1:mxfp4:blocked128x4:bf16:n16:noalpha",
+                "130x80x3:nvfp4:blocked128x4:f32:vbf16",
+                "1x1056x2:mxfp4:linear:f16:n4:vf16:noalpha"]
 
 # Pipelines run on mutated IR and what each must leave behind when it exits 0.
 PIPELINES = [
@@ -133,7 +143,8 @@ def edit_tensor_maps(rng, maps):
 
 
 def seed_inputs():
-    """Files holding nvfp4 ops, as (name, text) pairs, split at '// -----'."""
+    """Files holding nvfp4 ops, as (name, text) pairs, split at '// -----',
+    then the modules of WRITER_SPECS."""
     paths = []
     for base in ["examples", "test"]:
         for dirpath, _, files in os.walk(os.path.join(ROOT, base)):
@@ -152,6 +163,7 @@ def seed_inputs():
                 body = "\n".join(line for line in chunk.splitlines()
                                  if not line.lstrip().startswith("// RUN"))
                 seeds.append((f"{rel}#{i}", body))
+    seeds += [(f"ir.py:{spec}", ir.function(spec)) for spec in WRITER_SPECS]
     return seeds
 
 

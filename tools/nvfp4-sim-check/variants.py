@@ -54,6 +54,38 @@ SPLIT = [
     "130x4112x1:nvfp4:linear:f32",
     "130x2880x2:mxfp4:blocked128x4:f16",
 ]
+# N vectors (b [L, N, K/2] or [L, N, K], c [L, N, M]) and 16-bit vectors
+# (no sfb; one, b [L, K], or N), on the odd shapes: packed N = 2, 3, 4, 8
+# and 16, f16 and bf16 b with N = 1 (rank 2) and 4; both formats and
+# layouts, every output type, K in partial steps (80, 1040, 2880; 96, 1056).
+PACKED_N = [
+    "130x80x2:nvfp4:linear:f16:n2",
+    "257x1040x1:nvfp4:blocked128x4:bf16:n3:noalpha",
+    "130x96x3:mxfp4:linear:f32:n8",
+    "1x1056x2:mxfp4:blocked128x4:f16:n16:noalpha",
+    "130x1040x1:nvfp4:linear:bf16:n16",
+    "257x80x3:nvfp4:blocked128x4:f32:n8:noalpha",
+    "1x2880x3:nvfp4:linear:f16:n4",
+]
+WIDE16 = [
+    "130x1040x2:nvfp4:linear:f16:vf16",
+    "257x96x1:mxfp4:blocked128x4:bf16:vbf16:noalpha",
+    "130x80x3:nvfp4:blocked128x4:f32:n4:vbf16",
+    "1x1056x2:mxfp4:linear:f16:n4:vf16:noalpha",
+    "130x2880x1:nvfp4:blocked128x4:bf16:n4:vf16",
+    "130x96x2:mxfp4:linear:f32:vbf16",
+]
+VECTORS = PACKED_N + WIDE16
+# PACKED_N with N = 16 on a short row, for the decode variants.
+PACKED_N_SHORT = [spec.replace("130x1040x1", "130x96x1") for spec in PACKED_N]
+# The long rows of both, for K split within and across CTAs.
+VECTORS_SPLIT = [
+    "257x1040x1:nvfp4:blocked128x4:bf16:n3:noalpha",
+    "130x1040x1:nvfp4:linear:bf16:n16",
+    "1x2880x3:nvfp4:linear:f16:n4",
+    "130x1040x2:nvfp4:linear:f16:vf16",
+    "130x2880x1:nvfp4:blocked128x4:bf16:n4:vf16",
+]
 CONVERT = [
     "convert:130x5x2:e4m3:linear:blocked128x4",
     "convert:130x5x2:e4m3:blocked128x4:linear",
@@ -134,6 +166,16 @@ VARIANTS = [
     # An explicit CTA size.
     ("rows_per_block8", "rows-per-block=8 rows-per-thread=2 lanes-per-row=16 "
      "split-k=1", WIDE),
+    # N vectors and 16-bit vectors: each chip's defaults, K split within
+    # and across CTAs, and the other decodes of packed b (16-bit b has f32
+    # only).
+    ("vectors_sm90", "chip=sm_90a", VECTORS),
+    ("vectors_sm100", "chip=sm_100a", VECTORS),
+    ("vectors_splitk", "split-k=2 cta-split-k=2 lanes-per-row=4",
+     VECTORS_SPLIT),
+    ("vectors_dp4a_sm100", "chip=sm_100a decode=dp4a", PACKED_N_SHORT),
+    ("vectors_f32_rpt2", "decode=f32 rows-per-thread=2 loads-in-flight=2",
+     PACKED_N_SHORT),
 ]
 
 
