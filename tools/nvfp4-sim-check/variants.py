@@ -149,6 +149,12 @@ VARIANTS = [
     ("async4_vec_shared", "async-copy-stages=4 vector-in-shared=true "
      "cta-split-k=2", SPLIT),
     # Prefetch and cache hints.
+    # Programmatic dependent launch: a's first group loaded before the wait
+    # (griddepcontrol is a no-op in the simulation, the loop is not).
+    ("pdl", "pdl=true", ODD + WIDE),
+    ("pdl_vec_shared_ctasplit", "pdl=true vector-in-shared=true "
+     "cta-split-k=2 split-k=1", SPLIT),
+    ("pdl_no_prefetch", "pdl=true prefetch=false", ODD),
     ("no_prefetch", "prefetch=false", ODD + WIDE),
     ("no_prefetch_lif2", "prefetch=false loads-in-flight=2 split-k=1", ODD),
     ("no_cache_hints", "cache-hints=false", ODD + WIDE),
