@@ -13,6 +13,7 @@
 // CHECK-SAME: pdl = true
 // CHECK-LABEL: gpu.func @nvfp4_gemv_130x2048x2_nvfp4_linear_f16(
 // CHECK: nvvm.griddepcontrol launch_dependents
+// CHECK-NOT: nvvm.griddepcontrol wait
 // CHECK: llvm.inline_asm "ld.global.nc.L1::no_allocate.v4.u32
 // CHECK-NOT: vector.load %arg2
 // CHECK: nvvm.griddepcontrol wait
@@ -21,6 +22,7 @@
 // OFF: pdl = false
 // OFF-NOT: griddepcontrol
 // PTX: griddepcontrol.launch_dependents;
+// PTX-NOT: griddepcontrol.wait
 // PTX: ld.global.nc.L1::no_allocate.v4.u32
 // PTX: griddepcontrol.wait;
 // PTX: st.global
