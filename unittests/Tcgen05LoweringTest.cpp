@@ -736,7 +736,7 @@ TEST(Tcgen05KernelModelTest, VectorsWithNegativeScales) {
 TEST(Tcgen05PlanTest, VectorShapes) {
   for (bool mxfp4 : {false, true})
     for (int64_t k : {mxfp4 ? int64_t(96) : int64_t(80), int64_t(1024)})
-      for (int64_t n = 1; n <= plan::kMaxVectors; ++n) {
+      for (int64_t n = 1; n <= formats::kMaxGemvVectors; ++n) {
         GemvPlan p = makePlan(128, k, 1, mxfp4, false, 4).withVectors(n);
         std::string why;
         ASSERT_TRUE(p.isValid(&why)) << why;

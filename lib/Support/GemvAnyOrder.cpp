@@ -105,9 +105,7 @@ struct Element {
     bBatch = b + l * vectorBatchBytes(p);
     sfbBatch = sfb ? sfb + l * vectorScaleBatchBytes(p) : nullptr;
   }
-  double a(int64_t i) const {
-    return formats::decodeE2M1(i % 2 ? aRow[i / 2] >> 4 : aRow[i / 2] & 0xF);
-  }
+  double a(int64_t i) const { return formats::decodeE2M1(e2m1Code(aRow, i)); }
   double b(int64_t i) const { return vectorValue(p, bBatch, n, i); }
   double sfa(int64_t kb) const {
     return decodeScale(p.format, sfaBatch[scaleOffset(p.layout, m, kb, cols)]);

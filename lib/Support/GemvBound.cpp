@@ -144,8 +144,7 @@ ref::analyzeGemvSums(const GemvProblem &p, const uint8_t *a, const uint8_t *sfa,
             // Value by value: f32 (a * b) * sfa, a * b exact unless it
             // overflows; the exact term sfa * a * b is exact in double.
             for (int64_t i = kb * bs; i < (kb + 1) * bs && !s.nan; ++i) {
-              double av = formats::decodeE2M1((i % 2) ? aRow[i / 2] >> 4
-                                                      : aRow[i / 2] & 0xF);
+              double av = formats::decodeE2M1(e2m1Code(aRow, i));
               double bv = vectorValue(p, bData, n, i);
               float f32 = static_cast<float>(av) * static_cast<float>(bv) *
                           static_cast<float>(sa);

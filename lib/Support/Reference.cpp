@@ -24,16 +24,7 @@ using namespace nvfp4::ref;
 using nvfp4::ref::detail::checkShape;
 using nvfp4::ref::detail::fatal;
 
-namespace {
-
-/// e2m1 code `i` (0-based along k) of a packed row: element 2j is the low
-/// nibble of byte j.
-uint8_t codeAt(const uint8_t *row, int64_t i) {
-  uint8_t byte = row[i / 2];
-  return (i % 2) ? (byte >> 4) : (byte & 0xF);
-}
-
-} // namespace
+namespace {} // namespace
 
 void ref::detail::fatal(const char *msg) {
   std::fprintf(stderr, "nvfp4 reference: %s\n", msg);
@@ -99,7 +90,7 @@ int64_t ref::vectorScaleBatchBytes(const GemvProblem &p) {
 double ref::vectorValue(const GemvProblem &p, const uint8_t *b, int64_t vec,
                         int64_t i) {
   if (p.vector == VectorElement::E2M1)
-    return formats::decodeE2M1(codeAt(b + vec * (p.k / 2), i));
+    return formats::decodeE2M1(e2m1Code(b + vec * (p.k / 2), i));
   const uint8_t *at = b + (vec * p.k + i) * 2;
   uint16_t bits = static_cast<uint16_t>(at[0] | at[1] << 8);
   return p.vector == VectorElement::F16 ? formats::decodeF16(bits)
@@ -167,7 +158,7 @@ std::vector<double> ref::gemvExact(const GemvProblem &p, const uint8_t *a,
           if (!packed) {
             // Value by value, as the CPU lowering adds: each term is exact.
             for (int64_t i = kb * bs; i < (kb + 1) * bs; ++i)
-              acc += sa * formats::decodeE2M1(codeAt(aRow, i)) *
+              acc += sa * formats::decodeE2M1(e2m1Code(aRow, i)) *
                      vectorValue(p, bBatchData, n, i);
             continue;
           }
@@ -318,7 +309,7 @@ std::vector<double> ref::dequantize(ScaleFormat format, ScaleLayout layout,
         double s = decodeScale(
             format, scales[b * batch + scaleOffset(layout, r, i / bs, cols)]);
         x[(b * rows + r) * k + i] =
-            (formats::decodeE2M1(codeAt(dRow, i)) * s) / gs;
+            (formats::decodeE2M1(e2m1Code(dRow, i)) * s) / gs;
       }
     }
   return x;

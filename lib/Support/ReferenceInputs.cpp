@@ -49,10 +49,6 @@ std::vector<int64_t> shuffled(Rng &rng, int64_t n) {
   return v;
 }
 
-uint8_t codeAt(const uint8_t *row, int64_t i) {
-  return (i % 2) ? row[i / 2] >> 4 : row[i / 2] & 0xF;
-}
-
 void setCode(uint8_t *row, int64_t i, uint8_t code) {
   uint8_t &byte = row[i / 2];
   byte = (i % 2) ? (byte & 0x0F) | (code << 4) : (byte & 0xF0) | code;
@@ -259,7 +255,7 @@ GemvInputs drawCancelling(const GemvProblem &p, Rng &rng) {
         sfbRow[blk] = sfbRow[first];
         for (int64_t e = 0; e < bs; ++e)
           setCode(bRow, blk * bs + e,
-                  codeAt(bRow, first * bs + order[i / 2][e]));
+                  e2m1Code(bRow, first * bs + order[i / 2][e]));
       }
     }
     for (int64_t m = 0; m < p.m; ++m) {
@@ -277,7 +273,7 @@ GemvInputs drawCancelling(const GemvProblem &p, Rng &rng) {
         bool negateScale = nv && uniformBelow(rng, 2);
         sfaRow[blk] = negateScale ? sfaRow[first] | 0x80 : sfaRow[first];
         for (int64_t e = 0; e < bs; ++e) {
-          uint8_t c = codeAt(aRow, first * bs + order[i / 2][e]);
+          uint8_t c = e2m1Code(aRow, first * bs + order[i / 2][e]);
           setCode(aRow, blk * bs + e, negateScale ? c : c ^ 8);
         }
       }
@@ -286,7 +282,8 @@ GemvInputs drawCancelling(const GemvProblem &p, Rng &rng) {
       if (pairs > 0 && uniformBelow(rng, 2)) {
         int64_t blk = blocks[2 * uniformBelow(rng, pairs) + 1];
         int64_t at = blk * bs + uniformBelow(rng, bs);
-        setCode(aRow, at, (codeAt(aRow, at) + 1 + uniformBelow(rng, 15)) % 16);
+        setCode(aRow, at,
+                (e2m1Code(aRow, at) + 1 + uniformBelow(rng, 15)) % 16);
       }
     }
   }

@@ -26,7 +26,6 @@ using namespace nvfp4::run::cuda;
       return driver.describe(#call, status_);                                  \
   } while (false)
 
-/// Launches the manifest's kernel through `launch` with the same reporting.
 namespace {
 
 /// Owns a context for one manifest. Destroying it frees every allocation,

@@ -57,6 +57,12 @@ struct GemvProblem {
   float alpha = 1.0f;
 };
 
+/// e2m1 code of element `i` (0-based along k) of a packed row: element 2j
+/// is the low nibble of byte j.
+inline uint8_t e2m1Code(const uint8_t *row, int64_t i) {
+  return (i % 2) ? row[i / 2] >> 4 : row[i / 2] & 0xF;
+}
+
 /// Bytes of one batch of b (all N vectors) and of sfb (0 for 16-bit b).
 int64_t vectorBatchBytes(const GemvProblem &p);
 int64_t vectorScaleBatchBytes(const GemvProblem &p);

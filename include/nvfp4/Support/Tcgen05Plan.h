@@ -25,6 +25,7 @@
 #define NVFP4_SUPPORT_TCGEN05PLAN_H
 
 #include "nvfp4/Support/Chips.h"
+#include "nvfp4/Support/Formats.h"
 #include "nvfp4/Support/ScaleLayout.h"
 #include "nvfp4/Support/Tcgen05Descriptors.h"
 #include "nvfp4/Support/TensorMap.h"
@@ -50,8 +51,6 @@ inline constexpr int64_t kThreads = 128;
 /// The vectors are B of the MMA, padded to the MMA's N: the smallest N of
 /// the instruction (8) for up to 8 vectors, 16 for 9 to 16 (rows N.. zero).
 inline constexpr int64_t kMmaN = 8;
-/// The most vectors a kernel takes (nvfp4.gemv's limit).
-inline constexpr int64_t kMaxVectors = 16;
 /// A stage covers one 128x4 scale atom column: 4 scale columns of K.
 inline constexpr int64_t kScaleColsPerStage = layout::kAtomCols;
 inline constexpr int64_t kAtomBytes = layout::kAtomBytes;
@@ -381,7 +380,7 @@ struct GemvPlan {
 
   /// Checks the configuration; `why` explains a failure.
   bool isValid(std::string *why = nullptr) const {
-    auto fail = [&](const char *message) {
+    auto fail = [&](const std::string &message) {
       if (why)
         *why = message;
       return false;
@@ -392,8 +391,9 @@ struct GemvPlan {
       return fail("K must be a multiple of the scale block size");
     if (l > 65535)
       return fail("L is the grid's y dimension: at most 65535");
-    if (vectors < 1 || vectors > kMaxVectors)
-      return fail("N must be in [1, 16]");
+    if (vectors < 1 || vectors > formats::kMaxGemvVectors)
+      return fail("N must be in [1, " +
+                  std::to_string(formats::kMaxGemvVectors) + "]");
     if (stages < 1 || stages > kMaxStages)
       return fail("stages must be in [1, 8]");
     if (sharedBytes() > kMaxSharedBytes)

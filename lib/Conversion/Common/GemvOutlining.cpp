@@ -78,19 +78,18 @@ NamedAttrList mlir::nvfp4::gemvLaunchInfo(OpBuilder &b, GemvOp op,
                                           gpu::GPUFuncOp kernel, StringRef chip,
                                           int64_t gridX, int64_t sharedBytes) {
   MemRefType a = op.getA().getType();
-  MemRefType bType = op.getB().getType();
-  // Packed e2m1 vectors come with their scales sfb; 16-bit ones have none.
-  ::nvfp4::ref::VectorElement vector = ::nvfp4::ref::VectorElement::E2M1;
-  if (bType.getElementType().isF16())
-    vector = ::nvfp4::ref::VectorElement::F16;
-  else if (bType.getElementType().isBF16())
-    vector = ::nvfp4::ref::VectorElement::BF16;
-  SmallVector<StringRef> params = {"a", "sfa", "b"};
-  if (op.getSfb())
-    params.push_back("sfb");
-  params.push_back("c");
+  Type bElement = op.getB().getType().getElementType();
+  ::nvfp4::ref::VectorElement vector =
+      bElement.isF16()    ? ::nvfp4::ref::VectorElement::F16
+      : bElement.isBF16() ? ::nvfp4::ref::VectorElement::BF16
+                          : ::nvfp4::ref::VectorElement::E2M1;
+  // The schema's required parameters are the kernel's buffers in order
+  // (sfb only for e2m1 vectors), then alpha when the op has one.
+  SmallVector<StringRef> params;
+  for (schema::Param param : schema::params(schema::Op::Gemv, vector).required)
+    params.push_back(schema::name(param));
   if (op.getAlpha())
-    params.push_back("alpha");
+    params.push_back(schema::name(schema::Param::Alpha));
   std::string output;
   llvm::raw_string_ostream os(output);
   os << op.getC().getType().getElementType();
@@ -107,9 +106,7 @@ NamedAttrList mlir::nvfp4::gemvLaunchInfo(OpBuilder &b, GemvOp op,
   attrs.append("scale_layout",
                b.getStringAttr(stringifyScaleLayout(op.getLayout())));
   attrs.append("output", b.getStringAttr(output));
-  attrs.append(
-      schema::key::N,
-      b.getI64IntegerAttr(op.hasVectorDim() ? bType.getDimSize(1) : 1));
+  attrs.append(schema::key::N, b.getI64IntegerAttr(op.getNumVectors()));
   attrs.append(schema::key::Vector,
                b.getStringAttr(::nvfp4::ref::name(vector)));
   attrs.append("grid", b.getI64ArrayAttr({gridX, a.getDimSize(0), 1}));

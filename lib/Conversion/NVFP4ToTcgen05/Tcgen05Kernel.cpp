@@ -5,7 +5,7 @@
 // MMA's N (8 or 16) with zero rows; the accumulator D[128 x N] f32 lives in
 // tensor memory, column n is the result of vector n. K is walked in stages of
 // one 128x4 scale atom column (64 values for NVFP4, 128 for MXFP4) through a
-// ring of `stages` shared- memory slots filled by cp.async and, where the shape
+// ring of `stages` shared-memory slots filled by cp.async and, where the shape
 // allows, by tensor copies (nvgpu.tma.async.load of A's slabs and blocked sfa
 // atoms, counted by the slot's "full" mbarrier); thread 0 copies each stage's
 // scale atoms to tensor memory (tcgen05.cp 32x128b warpx4), issues the stage's
