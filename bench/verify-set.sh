@@ -4,11 +4,14 @@
 # layout and output type, compiled with the default configuration into
 # OUTDIR as verify_<case>_<kernel>.{ptx,json}.
 #
-#   bench/verify-set.sh OUTDIR [CHIP]
+#   bench/verify-set.sh OUTDIR [CHIP [OPTIONS]]
+#
+# OPTIONS are more pipeline options for every kernel (e.g. decode=f32).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-out=${1:?usage: $0 OUTDIR [CHIP]}
+out=${1:?usage: $0 OUTDIR [CHIP [OPTIONS]]}
 chip=${2:-sm_90a}
+options=${3:-}
 cases=(
   "t1 128x256x1"
   "t2 128x1536x1:blocked128x4"
@@ -31,6 +34,6 @@ cases=(
 for entry in "${cases[@]}"; do
   read -r name spec <<<"$entry"
   "$root/bench/compile.sh" "$out" "verify_$name" "$spec" \
-    "chip=$chip"
+    "chip=$chip $options"
 done
 ls "$out"/verify_*.json | wc -l
