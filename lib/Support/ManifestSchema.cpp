@@ -10,7 +10,19 @@ using namespace nvfp4;
 using namespace nvfp4::manifest;
 
 const char *manifest::name(Op op) {
-  return op == Op::Gemv ? "gemv" : "convert_scale_layout";
+  switch (op) {
+  case Op::Gemv:
+    return "gemv";
+  case Op::ConvertScaleLayout:
+    return "convert_scale_layout";
+  case Op::Quantize:
+    return "quantize";
+  case Op::QuantizeGlobalScale:
+    return "quantize_global_scale";
+  case Op::Dequantize:
+    return "dequantize";
+  }
+  return "?";
 }
 
 const char *manifest::name(Param param) {
@@ -35,6 +47,16 @@ const char *manifest::name(Param param) {
     return "a_tensor_map";
   case Param::SFATensorMap:
     return "sfa_tensor_map";
+  case Param::Input:
+    return "input";
+  case Param::Data:
+    return "data";
+  case Param::Scales:
+    return "scales";
+  case Param::GlobalScale:
+    return "global_scale";
+  case Param::Output:
+    return "output";
   }
   return "?";
 }
@@ -82,12 +104,27 @@ const char *manifest::name(ScaleElement element) {
 std::vector<const char *> manifest::requiredKeys(Op op) {
   std::vector<const char *> keys = {key::Version, key::Kernel, key::Ptx,
                                     key::Chip,    key::Op,     key::L};
-  if (op == Op::Gemv)
+  switch (op) {
+  case Op::Gemv:
     keys.insert(keys.end(), {key::M, key::K, key::N, key::ScaleFormat,
                              key::ScaleLayout, key::Output, key::Vector});
-  else
+    break;
+  case Op::ConvertScaleLayout:
     keys.insert(keys.end(),
                 {key::Rows, key::Cols, key::From, key::To, key::Element});
+    break;
+  case Op::Quantize:
+    keys.insert(keys.end(), {key::Rows, key::K, key::ScaleFormat,
+                             key::ScaleLayout, key::Input, key::GlobalScale});
+    break;
+  case Op::QuantizeGlobalScale:
+    keys.insert(keys.end(), {key::Rows, key::K, key::Input});
+    break;
+  case Op::Dequantize:
+    keys.insert(keys.end(), {key::Rows, key::K, key::ScaleFormat,
+                             key::ScaleLayout, key::Output, key::GlobalScale});
+    break;
+  }
   keys.insert(keys.end(),
               {key::Grid, key::Block, key::SharedBytes, key::Params});
   return keys;
@@ -105,9 +142,27 @@ std::vector<const char *> manifest::optionalKeys(Op op) {
   return {};
 }
 
-ParamSet manifest::params(Op op, ref::VectorElement vector) {
-  if (op == Op::ConvertScaleLayout)
+ParamSet manifest::params(Op op, ref::VectorElement vector, bool twoLevel) {
+  switch (op) {
+  case Op::Gemv:
+    break;
+  case Op::ConvertScaleLayout:
     return {{Param::Source, Param::Dest}, {}};
+  case Op::QuantizeGlobalScale:
+    return {{Param::Input, Param::GlobalScale}, {}};
+  case Op::Quantize:
+  case Op::Dequantize: {
+    // In the order of the op's operands.
+    ParamSet set;
+    if (op == Op::Quantize)
+      set.required = {Param::Input, Param::Data, Param::Scales};
+    else
+      set.required = {Param::Data, Param::Scales, Param::Output};
+    if (twoLevel)
+      set.required.push_back(Param::GlobalScale);
+    return set;
+  }
+  }
   ParamSet set = {{Param::A, Param::SFA, Param::B, Param::SFB, Param::C},
                   {Param::Alpha, Param::ATensorMap, Param::SFATensorMap}};
   // 16-bit vectors carry no scales.
@@ -122,13 +177,14 @@ std::vector<const char *> manifest::spellings(std::string_view k) {
   using ref::ScaleFormat;
   using ref::ScaleLayout;
   if (k == key::Op)
-    return {name(Op::Gemv), name(Op::ConvertScaleLayout)};
+    return {name(Op::Gemv), name(Op::ConvertScaleLayout), name(Op::Quantize),
+            name(Op::QuantizeGlobalScale), name(Op::Dequantize)};
   if (k == key::ScaleFormat)
     return {ref::name(ScaleFormat::NVFP4), ref::name(ScaleFormat::MXFP4)};
   if (k == key::ScaleLayout || k == key::From || k == key::To)
     return {ref::name(ScaleLayout::Linear),
             ref::name(ScaleLayout::Blocked128x4)};
-  if (k == key::Output)
+  if (k == key::Output || k == key::Input)
     return {ref::name(ElementType::F16), ref::name(ElementType::BF16),
             ref::name(ElementType::F32)};
   if (k == key::Vector)

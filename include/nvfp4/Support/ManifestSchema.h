@@ -21,7 +21,7 @@ namespace nvfp4::manifest {
 
 /// Written as "version"; raised whenever a field is added, removed or changes
 /// meaning. A reader accepts exactly the version it was built with.
-inline constexpr int64_t kVersion = 3;
+inline constexpr int64_t kVersion = 4;
 
 /// Key names.
 namespace key {
@@ -52,6 +52,15 @@ inline constexpr const char *Cols = "cols";
 inline constexpr const char *From = "from";
 inline constexpr const char *To = "to";
 inline constexpr const char *Element = "element";
+// quantize, quantize_global_scale, dequantize: `rows` x `k` values a batch
+// (key::Rows, key::K, key::L); the scale format and layout of the packed side
+// (key::ScaleFormat, key::ScaleLayout; not for quantize_global_scale), the
+// element type of the values (key::Input for the quantizers, key::Output for
+// dequantize; ref::ElementType spellings) and whether the scaling is
+// two-level (true: the kernel reads the f32 global scale, or for
+// quantize_global_scale writes it).
+inline constexpr const char *Input = "input";
+inline constexpr const char *GlobalScale = "global_scale";
 // gemv, optional: one entry per tensor-map parameter (TensorMap below)
 inline constexpr const char *TensorMaps = "tensor_maps";
 } // namespace key
@@ -77,8 +86,17 @@ inline constexpr const char *OobFill = "oob_fill";
 /// Every key of a key::TensorMaps entry, in the order above.
 std::vector<const char *> tensorMapKeys();
 
-/// The operations a manifest describes (key::Op).
-enum class Op { Gemv, ConvertScaleLayout };
+/// The operations a manifest describes (key::Op). A two-level NVFP4
+/// quantization is two kernels: QuantizeGlobalScale writes
+/// gs = 448 * 6 / amax(input) (1 for an all-zero input), then Quantize reads
+/// it (docs/numerics.md section 5).
+enum class Op {
+  Gemv,
+  ConvertScaleLayout,
+  Quantize,
+  QuantizeGlobalScale,
+  Dequantize
+};
 
 /// Kernel parameters. Every one is a .u64 except Alpha, an f32 passed by
 /// value: a device pointer to a buffer (isBuffer), or to the 128-byte
@@ -94,9 +112,14 @@ enum class Param {
   Source,
   Dest,
   ATensorMap,
-  SFATensorMap
+  SFATensorMap,
+  Input,
+  Data,
+  Scales,
+  GlobalScale,
+  Output
 };
-inline constexpr int kNumParams = 10;
+inline constexpr int kNumParams = 15;
 
 /// True for the parameters that point to a buffer the runner allocates.
 bool isBuffer(Param param);
@@ -123,8 +146,10 @@ int64_t swizzleBytes(MapSwizzle swizzle);
 /// bytes are moved unread, so it only names the kernel.
 enum class ScaleElement { F8E4M3FN, F8E8M0FNU };
 
-/// Spellings: "gemv", "convert_scale_layout"; "a", "sfa", ..., "dest",
-/// "a_tensor_map", "sfa_tensor_map"; "f8E4M3FN", "f8E8M0FNU" (the MLIR type
+/// Spellings: "gemv", "convert_scale_layout", "quantize",
+/// "quantize_global_scale", "dequantize"; "a", "sfa", ..., "dest",
+/// "a_tensor_map", "sfa_tensor_map", "input", "data", "scales",
+/// "global_scale", "output"; "f8E4M3FN", "f8E8M0FNU" (the MLIR type
 /// names). Scale formats, layouts, output types and vector elements are
 /// spelled by ref::name (Reference.h).
 const char *name(Op op);
@@ -141,11 +166,14 @@ std::vector<const char *> optionalKeys(Op op);
 /// The parameters of `op`: `required` must all be listed (in any order),
 /// `optional` may be (a gemv's alpha and tensor maps), any other must not
 /// be. A gemv takes sfb exactly when its vectors are e2m1 (key::Vector):
-/// `vector` is ignored for other ops.
+/// `vector` is ignored for other ops. Quantize and Dequantize take
+/// global_scale exactly when `twoLevel` (key::GlobalScale), last; it is
+/// ignored for other ops.
 struct ParamSet {
   std::vector<Param> required, optional;
 };
-ParamSet params(Op op, ref::VectorElement vector = ref::VectorElement::E2M1);
+ParamSet params(Op op, ref::VectorElement vector = ref::VectorElement::E2M1,
+                bool twoLevel = false);
 
 /// Every kernel the compiler exports carries its signature in the PTX: a
 /// global byte array named signatureSymbol(kernel) whose bytes are the
@@ -164,7 +192,8 @@ std::vector<const char *> signatureKeys(Op op);
 
 /// The spellings an enumerated key accepts, in the order of its enum
 /// (key::Op: Op; key::ScaleFormat: ref::ScaleFormat; key::ScaleLayout,
-/// key::From, key::To: ref::ScaleLayout; key::Output: ref::ElementType;
+/// key::From, key::To: ref::ScaleLayout; key::Output, key::Input:
+/// ref::ElementType;
 /// key::Vector: ref::VectorElement;
 /// key::Element: ScaleElement; map_key::DataType, map_key::Swizzle,
 /// map_key::L2Promotion, map_key::OobFill: MapDataType, ...). Empty for any
