@@ -6,10 +6,19 @@
 #include "nvfp4/Support/ScaleLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
 using namespace mlir::nvfp4;
+
+Value mlir::nvfp4::buildMaxNum(OpBuilder &b, Location loc, Value x, Value y) {
+  return LLVM::MaxNumOp::create(b, loc, x, y);
+}
+
+Value mlir::nvfp4::buildMinNum(OpBuilder &b, Location loc, Value x, Value y) {
+  return LLVM::MinNumOp::create(b, loc, x, y);
+}
 
 Value mlir::nvfp4::buildDecodeE2M1(OpBuilder &b, Location loc, Value code) {
   // Twice the magnitude is an integer: m for e == 0, (2 + m) << (e - 1)
@@ -26,6 +35,23 @@ Value mlir::nvfp4::buildDecodeE2M1(OpBuilder &b, Location loc, Value code) {
   Value half = arith::MulFOp::create(b, loc, mag, o.f32(0.5f));
   Value sign = o.shl(o.andi(c, 8), 28);
   return o.asF32(o.ori(o.asI32(half), sign));
+}
+
+std::pair<Value, Value>
+mlir::nvfp4::buildDecodeE2M1Pair(OpBuilder &b, Location loc, Value byte) {
+  Value lo = buildDecodeE2M1(b, loc, byte);
+  Value hi = buildDecodeE2M1(
+      b, loc,
+      arith::ShRUIOp::create(b, loc, byte,
+                             arith::ConstantIntOp::create(b, loc, 4, 8)));
+  return {lo, hi};
+}
+
+Value mlir::nvfp4::buildTruncF32(OpBuilder &b, Location loc, Value x,
+                                 Type type) {
+  if (type.isF32())
+    return x;
+  return arith::TruncFOp::create(b, loc, type, x);
 }
 
 Value mlir::nvfp4::buildDecodeScale(OpBuilder &b, Location loc, Value bits,
@@ -64,8 +90,8 @@ Value mlir::nvfp4::buildEncodeE2M1(OpBuilder &b, Location loc, Value x) {
   ScalarOps o{b, loc};
   Value bits = o.asI32(x);
   Value absX = o.asF32(o.andi(bits, 0x7FFFFFFF));
-  Value notNaN = arith::MaxNumFOp::create(b, loc, absX, o.f32(0.0f));
-  Value clamped = arith::MinNumFOp::create(b, loc, notNaN, o.f32(6.0f));
+  Value notNaN = buildMaxNum(b, loc, absX, o.f32(0.0f));
+  Value clamped = buildMinNum(b, loc, notNaN, o.f32(6.0f));
   Value field =
       arith::MaxSIOp::create(b, loc, o.shr(o.asI32(clamped), 23), o.i32(127));
   Value magic = o.add(o.shl(field, 23), o.i32(0x0B400000));
