@@ -88,26 +88,32 @@ TEST(RunnerManifest, VersionMustBeTheSchemas) {
   // Checked first: a manifest of another version may lack today's fields.
   EXPECT_EQ(manifestError("{\"kernel\": \"k\"}"),
             "the manifest has no \"version\" (this nvfp4-run reads manifest "
-            "version 3; export the kernel again with the matching nvfp4-opt)");
+            "version 4; export the kernel again with the matching nvfp4-opt)");
   EXPECT_EQ(manifestError(manifestText("version", "")),
             "the manifest has no \"version\" (this nvfp4-run reads manifest "
-            "version 3; export the kernel again with the matching nvfp4-opt)");
+            "version 4; export the kernel again with the matching nvfp4-opt)");
   EXPECT_EQ(manifestError(manifestText("version", "1")),
             "18:14: unsupported manifest version 1 (this nvfp4-run reads "
-            "manifest version 3; export the kernel again with the matching "
+            "manifest version 4; export the kernel again with the matching "
             "nvfp4-opt)");
   // Version 2 manifests had no "n" and "vector".
   EXPECT_EQ(manifestError(manifestText("version", "2")),
             "18:14: unsupported manifest version 2 (this nvfp4-run reads "
-            "manifest version 3; export the kernel again with the matching "
+            "manifest version 4; export the kernel again with the matching "
             "nvfp4-opt)");
-  EXPECT_EQ(manifestError(manifestText("version", "\"3\"")),
-            "18:14: unsupported manifest version \"3\" (this nvfp4-run reads "
-            "manifest version 3; export the kernel again with the matching "
+  // Version 3 manifests had no quantize, quantize_global_scale and
+  // dequantize.
+  EXPECT_EQ(manifestError(manifestText("version", "3")),
+            "18:14: unsupported manifest version 3 (this nvfp4-run reads "
+            "manifest version 4; export the kernel again with the matching "
             "nvfp4-opt)");
-  EXPECT_EQ(manifestError(manifestText("version", "3.0")),
-            "18:14: unsupported manifest version 3.0 (this nvfp4-run reads "
-            "manifest version 3; export the kernel again with the matching "
+  EXPECT_EQ(manifestError(manifestText("version", "\"4\"")),
+            "18:14: unsupported manifest version \"4\" (this nvfp4-run reads "
+            "manifest version 4; export the kernel again with the matching "
+            "nvfp4-opt)");
+  EXPECT_EQ(manifestError(manifestText("version", "4.0")),
+            "18:14: unsupported manifest version 4.0 (this nvfp4-run reads "
+            "manifest version 4; export the kernel again with the matching "
             "nvfp4-opt)");
 }
 
@@ -192,8 +198,9 @@ TEST(RunnerManifest, RejectsUnknownValues) {
             "4:11: unknown chip \"gfx942\" (expected sm_<major><minor> with "
             "an optional a or f, e.g. sm_90a)");
   EXPECT_EQ(manifestError(manifestText("op", "\"gemm\"")),
-            "5:9: unsupported op \"gemm\" (nvfp4-run runs gemv and "
-            "convert_scale_layout)");
+            "5:9: unsupported op \"gemm\" (nvfp4-run runs gemv, "
+            "convert_scale_layout, quantize, quantize_global_scale and "
+            "dequantize)");
 }
 
 TEST(RunnerManifest, MessagesStayOnOneLine) {

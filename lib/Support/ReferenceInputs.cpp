@@ -1,6 +1,7 @@
-//===- ReferenceInputs.cpp - Seeded GEMV inputs ---------------------------===//
+//===- ReferenceInputs.cpp - Seeded inputs of the nvfp4 ops ---------------===//
 //
-// The input distributions of docs/numerics.md section 9. Every draw goes
+// The GEMV input distributions of docs/numerics.md section 9 and the inputs
+// of the quantizer and the dequantizer. Every draw goes
 // through uniformBelow on std::mt19937_64, so a seed gives the same bytes on
 // every platform.
 //
@@ -10,6 +11,11 @@
 
 #include "ReferenceChecks.h"
 
+#include "nvfp4/Support/Formats.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <random>
 #include <utility>
 
@@ -290,6 +296,59 @@ GemvInputs drawCancelling(const GemvProblem &p, Rng &rng) {
   return fromLinearScales(p, std::move(a), sfa, std::move(b), sfb);
 }
 
+/// A float uniformly distributed in [1, 2), on the 2^-23 grid.
+float unitFloat(Rng &rng) {
+  return 1.0f + std::ldexp(static_cast<float>(uniformBelow(rng, 1 << 23)), -23);
+}
+
+/// `x` rounded to `type` (f32 values stay).
+float roundToElement(ElementType type, float x) {
+  if (type == ElementType::F16)
+    return formats::decodeF16(formats::encodeF16(x));
+  if (type == ElementType::BF16)
+    return formats::decodeBF16(formats::encodeBF16(x));
+  return x;
+}
+
+/// One value of a quantizer block of `kind` (drawn per block, 0..15) in the
+/// binade 2^e; `first` marks the block's first element.
+float drawQuantizerValue(Rng &rng, uint64_t kind, int e, bool first) {
+  float sign = uniformBelow(rng, 2) ? -1.0f : 1.0f;
+  float v = 0.0f;
+  if (kind == 0) { // an all-zero block, signs mixed
+    v = 0.0f;
+  } else if (kind == 1) { // a tiny block: subnormal e4m3 scales
+    v = std::ldexp(unitFloat(rng),
+                   -10 - static_cast<int>(uniformBelow(rng, 8)));
+  } else if (kind < 8) {
+    // Quarter steps of 2^e up to 7: grid values, midpoints (ties for
+    // power-of-two scales) and saturation; the first element of most
+    // blocks at 6 so that the scale is 2^e exactly.
+    v = std::ldexp(static_cast<float>(uniformBelow(rng, 29)) / 4.0f, e);
+    if (first && kind < 6)
+      v = std::ldexp(6.0f, e);
+  } else if (uniformBelow(rng, 8) != 0) {
+    v = std::ldexp(unitFloat(rng), e - static_cast<int>(uniformBelow(rng, 6)));
+  }
+  return sign * v;
+}
+
+/// The bytes a kernel reads for `values`: f32, or f16 / bf16 bits.
+std::vector<uint8_t> elementStorage(ElementType type,
+                                    const std::vector<float> &values) {
+  std::vector<uint8_t> out(values.size() * elementBytes(type));
+  if (type == ElementType::F32) {
+    std::memcpy(out.data(), values.data(), out.size());
+    return out;
+  }
+  for (size_t i = 0; i < values.size(); ++i) {
+    uint16_t h = type == ElementType::F16 ? formats::encodeF16(values[i])
+                                          : formats::encodeBF16(values[i]);
+    std::memcpy(out.data() + 2 * i, &h, 2);
+  }
+  return out;
+}
+
 } // namespace
 
 const char *ref::name(Distribution dist) {
@@ -320,4 +379,63 @@ GemvInputs ref::generateGemvInputs(const GemvProblem &p, Distribution dist,
   if (dist == Distribution::Cancel)
     return drawCancelling(p, rng);
   return drawIndependently(p, dist, rng);
+}
+
+QuantizeInputs ref::generateQuantizeInputs(ElementType input,
+                                           ScaleFormat format, int64_t rows,
+                                           int64_t k, int64_t l,
+                                           uint64_t seed) {
+  detail::checkShape(format, rows, k, l);
+  const int64_t block = blockSize(format), count = l * rows * k;
+  // f16 inputs keep to f16's normal binades.
+  const int lo = input == ElementType::F16 ? -12 : -40;
+  const int hi = -lo;
+  Rng rng(seed);
+  QuantizeInputs in;
+  in.values.resize(count);
+  for (int64_t first = 0; first < count; first += block) {
+    uint64_t kind = uniformBelow(rng, 16);
+    int e = lo + static_cast<int>(uniformBelow(rng, hi - lo + 1));
+    for (int64_t i = first; i < first + block; ++i)
+      in.values[i] =
+          roundToElement(input, drawQuantizerValue(rng, kind, e, i == first));
+  }
+  in.stored = elementStorage(input, in.values);
+  return in;
+}
+
+DequantizeInputs ref::generateDequantizeInputs(ScaleFormat format,
+                                               ScaleLayout layout,
+                                               bool twoLevel, int64_t rows,
+                                               int64_t k, int64_t l,
+                                               uint64_t seed) {
+  detail::checkShape(format, rows, k, l);
+  if (k % 2 != 0)
+    detail::fatal("k must be even");
+  if (format == ScaleFormat::MXFP4 && twoLevel)
+    detail::fatal("MXFP4 has no two-level quantization");
+  const int64_t cols = k / blockSize(format);
+  Rng rng(seed);
+  DequantizeInputs in;
+  in.data.resize(l * rows * (k / 2));
+  for (uint8_t &byte : in.data)
+    byte = static_cast<uint8_t>(uniformBelow(rng, 256));
+  std::vector<uint8_t> linear(l * rows * cols);
+  for (uint8_t &byte : linear) {
+    // Mostly realistic scales (e4m3 2^-6..2^2 and ue8m0 2^-10..2^10),
+    // sometimes any byte.
+    if (uniformBelow(rng, 4) == 0)
+      byte = static_cast<uint8_t>(uniformBelow(rng, 256));
+    else if (format == ScaleFormat::NVFP4)
+      byte = static_cast<uint8_t>(0x08 + uniformBelow(rng, 0x58 - 0x08 + 1));
+    else
+      byte = static_cast<uint8_t>(117 + uniformBelow(rng, 21));
+  }
+  in.scales = convertScaleLayout(ScaleLayout::Linear, layout, linear.data(),
+                                 rows, cols, l);
+  if (twoLevel)
+    in.globalScale =
+        2688.0f / std::ldexp(unitFloat(rng),
+                             static_cast<int>(uniformBelow(rng, 24)) - 12);
+  return in;
 }

@@ -18,7 +18,10 @@ from .spec import GemvSpec
 
 # ManifestSchema.h kVersion: a manifest of another version may mean other
 # things by the same keys, so exactly this one is read.
-MANIFEST_VERSION = 3
+MANIFEST_VERSION = 4
+# The op this package launches; the others ("op" of ManifestSchema.h: scale
+# layout conversions, quantizers and dequantizers) run with nvfp4-run.
+GEMV_OP = "gemv"
 POINTER_PARAMS = ("a", "sfa", "b", "sfb", "c")
 ALPHA_PARAM = "alpha"
 # What b holds ("vector", ref::name(VectorElement)): packed e2m1 codes with
@@ -89,11 +92,16 @@ def read_manifest(path):
     if fields["version"] != MANIFEST_VERSION:
         fail(f"unsupported manifest version {fields['version']!r} (this "
              f"package reads manifest version {MANIFEST_VERSION})")
+    # The op first: the other ops have keys of their own, and a missing
+    # GEMV key would not say why they are refused.
+    if "op" not in fields:
+        fail("the manifest has no \"op\"")
+    if fields["op"] != GEMV_OP:
+        fail(f"\"op\" is {fields['op']!r}; the package launches GEMV kernels "
+             f"only; run it with nvfp4-run")
     for key in ("kernel", "ptx") + SIGNED_KEYS:
         if key not in fields:
             fail(f"the manifest has no \"{key}\"")
-    if fields["op"] != "gemv":
-        fail(f"\"op\" is {fields['op']!r}; the package launches GEMV kernels")
     kernel = fields["kernel"]
     if not isinstance(kernel, str) or not _IDENTIFIER.fullmatch(kernel):
         fail(f"\"kernel\" is not a PTX identifier: {kernel!r}")

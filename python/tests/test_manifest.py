@@ -125,6 +125,39 @@ def test_not_json(tmp_path):
         read_manifest(str(tmp_path / "missing.json"))
 
 
+@pytest.mark.parametrize("fields", [
+    {"op": "convert_scale_layout", "rows": 130, "cols": 6, "l": 2,
+     "from": "linear", "to": "blocked128x4", "element": "f8E4M3FN",
+     "params": ["source", "dest"]},
+    {"op": "quantize", "rows": 130, "k": 64, "l": 2, "scale_format": "nvfp4",
+     "scale_layout": "linear", "input": "bf16", "global_scale": True,
+     "params": ["input", "data", "scales", "global_scale"]},
+    {"op": "quantize_global_scale", "rows": 130, "k": 64, "l": 2,
+     "input": "bf16", "params": ["input", "global_scale"]},
+    {"op": "dequantize", "rows": 130, "k": 64, "l": 2, "scale_format": "mxfp4",
+     "scale_layout": "blocked128x4", "output": "f16", "global_scale": False,
+     "params": ["data", "scales", "output"]},
+])
+def test_other_ops_refused(tmp_path, fields):
+    """Manifests of the ops nvfp4-run runs and the package does not launch
+    are refused in one line that names the op, not a missing GEMV key."""
+    path = str(tmp_path / "k.json")
+    fields = dict(fields, version=MANIFEST_VERSION, kernel="k", ptx="k.ptx",
+                  chip="sm_90a", grid=[1, 2, 1], block=[128, 1, 1],
+                  shared_bytes=0)
+    write(path, fields)
+    with pytest.raises(ManifestError) as error:
+        read_manifest(path)
+    assert str(error.value) == (
+        f"{path}: \"op\" is {fields['op']!r}; the package launches GEMV "
+        f"kernels only; run it with nvfp4-run")
+    # Without an op, that is what is missing.
+    del fields["op"]
+    write(path, fields)
+    with pytest.raises(ManifestError, match="has no \"op\""):
+        read_manifest(path)
+
+
 def edit_ptx(manifest, old, new):
     with open(manifest.ptx_path) as file:
         ptx = file.read()

@@ -43,7 +43,3 @@ uint32_t nvfp4::cpucheck::floatToBits(float f) {
   std::memcpy(&bits, &f, sizeof(f));
   return bits;
 }
-
-const char *nvfp4::cpucheck::name(InputType t) {
-  return t == InputType::F32 ? "f32" : t == InputType::F16 ? "f16" : "bf16";
-}

@@ -43,15 +43,11 @@ struct Shape {
   int64_t m, k, l;
 };
 
-/// The quantizer's input element type.
-enum class InputType { F32, F16, BF16 };
-const char *name(InputType type);
-
 struct QuantizeVariant {
   ref::ScaleFormat format;
   ref::ScaleLayout layout;
   bool twoLevel;
-  InputType input;
+  ref::ElementType input; // the quantizer's input element type
 };
 
 /// Which form of nvfp4.gemv a case runs: the one-vector form with packed b

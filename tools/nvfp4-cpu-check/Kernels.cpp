@@ -188,11 +188,11 @@ ref::Quantized nvfp4::cpucheck::runQuantize(const QuantizeVariant &v,
   ScaleDesc s = scaleDesc(v.layout, q.scales.data(), l, rows, cols);
   D0 g = desc0(&gs);
   bool lin = v.layout == ScaleLayout::Linear;
-  if (v.input == InputType::F16)
+  if (v.input == ElementType::F16)
     _mlir_ciface_quantize_nvfp4_2l_linear_f16(&x, &data, &s.linear, &g);
-  else if (v.input == InputType::BF16 && v.format == ScaleFormat::MXFP4)
+  else if (v.input == ElementType::BF16 && v.format == ScaleFormat::MXFP4)
     _mlir_ciface_quantize_mxfp4_linear_bf16(&x, &data, &s.linear);
-  else if (v.input == InputType::BF16)
+  else if (v.input == ElementType::BF16)
     _mlir_ciface_quantize_nvfp4_linear_bf16(&x, &data, &s.linear);
   else if (v.format == ScaleFormat::MXFP4)
     lin ? _mlir_ciface_quantize_mxfp4_linear(&x, &data, &s.linear)

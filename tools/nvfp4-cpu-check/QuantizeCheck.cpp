@@ -3,11 +3,8 @@
 #include "Check.h"
 #include "Kernels.h"
 
-#include "nvfp4/Support/Formats.h"
-
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 using namespace nvfp4;
 using namespace nvfp4::cpucheck;
@@ -16,69 +13,6 @@ using ref::ScaleFormat;
 using ref::ScaleLayout;
 
 namespace {
-
-/// Random quantizer input covering the whole range: per block a random
-/// binade, elements that are grid points and midpoints of that binade
-/// (ties), random values (including saturating ones), and zeros of both
-/// signs; some blocks are all zero, some tiny.
-std::vector<float> randomValues(std::mt19937_64 &rng, int64_t count,
-                                int64_t block, InputType type) {
-  std::vector<float> x(count);
-  std::uniform_real_distribution<float> unit(1.0f, 2.0f);
-  // f16 inputs keep to f16's normal range.
-  int lo = type == InputType::F16 ? -12 : -40;
-  int hi = type == InputType::F16 ? 12 : 40;
-  for (int64_t first = 0; first < count; first += block) {
-    uint64_t kind = rng() % 16;
-    int e = lo + static_cast<int>(rng() % (hi - lo + 1));
-    for (int64_t i = first; i < first + block; ++i) {
-      float sign = rng() % 2 ? -1.0f : 1.0f;
-      float v;
-      if (kind == 0) { // an all-zero block, signs mixed
-        v = 0.0f;
-      } else if (kind == 1) { // a tiny block: subnormal e4m3 scales
-        v = std::ldexp(unit(rng), -10 - static_cast<int>(rng() % 8));
-      } else if (kind < 8) {
-        // Quarter steps of 2^e up to 7: grid values, midpoints (ties for
-        // power-of-two scales) and saturation; one element of most blocks
-        // at 6 so that the scale is 2^e exactly.
-        v = std::ldexp(static_cast<float>(rng() % 29) / 4.0f, e);
-        if (i == first && kind < 6)
-          v = std::ldexp(6.0f, e);
-      } else {
-        switch (rng() % 8) {
-        case 0:
-          v = 0.0f;
-          break;
-        default:
-          v = std::ldexp(unit(rng), e - static_cast<int>(rng() % 6));
-        }
-      }
-      x[i] = sign * v;
-      if (type == InputType::F16)
-        x[i] = formats::decodeF16(formats::encodeF16(x[i]));
-      else if (type == InputType::BF16)
-        x[i] = formats::decodeBF16(formats::encodeBF16(x[i]));
-    }
-  }
-  return x;
-}
-
-/// The input buffer the kernel reads: f32, or f16 / bf16 bits.
-std::vector<uint8_t> inputStorage(const std::vector<float> &x, InputType t) {
-  if (t == InputType::F32) {
-    std::vector<uint8_t> out(x.size() * 4);
-    std::memcpy(out.data(), x.data(), out.size());
-    return out;
-  }
-  std::vector<uint8_t> out(x.size() * 2);
-  for (size_t i = 0; i < x.size(); ++i) {
-    uint16_t h = t == InputType::F16 ? formats::encodeF16(x[i])
-                                     : formats::encodeBF16(x[i]);
-    std::memcpy(out.data() + 2 * i, &h, 2);
-  }
-  return out;
-}
 
 std::string quantizeName(const char *op, const QuantizeVariant &v, int64_t rows,
                          int64_t k, int64_t l) {
@@ -95,8 +29,10 @@ void nvfp4::cpucheck::checkQuantize(Stats &stats, std::mt19937_64 &rng,
                                     const QuantizeVariant &v, int64_t rows,
                                     int64_t k, int64_t l) {
   const int64_t bs = ref::blockSize(v.format), cols = k / bs;
-  std::vector<float> x = randomValues(rng, l * rows * k, bs, v.input);
-  std::vector<uint8_t> input = inputStorage(x, v.input);
+  ref::QuantizeInputs in =
+      ref::generateQuantizeInputs(v.input, v.format, rows, k, l, rng());
+  const std::vector<float> &x = in.values;
+  std::vector<uint8_t> input = in.stored;
   const std::vector<uint8_t> input0 = input;
   ref::Quantized got = runQuantize(v, input, rows, k, l);
   ref::Quantized want =
@@ -195,27 +131,10 @@ void nvfp4::cpucheck::checkDequantize(Stats &stats, std::mt19937_64 &rng,
                                       ScaleFormat format, ScaleLayout layout,
                                       bool withGs, ElementType out,
                                       int64_t rows, int64_t k, int64_t l) {
-  const int64_t cols = k / ref::blockSize(format);
-  std::vector<uint8_t> data(l * rows * (k / 2));
-  for (auto &byte : data)
-    byte = static_cast<uint8_t>(rng());
-  std::vector<uint8_t> linear(l * rows * cols);
-  for (auto &byte : linear) {
-    // Mostly realistic scales, sometimes any byte (NaN, negative, extreme).
-    if (rng() % 4 == 0)
-      byte = static_cast<uint8_t>(rng());
-    else if (format == ScaleFormat::NVFP4)
-      byte = static_cast<uint8_t>(0x08 + rng() % (0x58 - 0x08 + 1));
-    else
-      byte = static_cast<uint8_t>(117 + rng() % 21);
-  }
-  std::vector<uint8_t> scales = ref::convertScaleLayout(
-      ScaleLayout::Linear, layout, linear.data(), rows, cols, l);
-  // A two-level global scale: 2688 / amax for some amax, any mantissa.
-  float gs = 1.0f;
-  if (withGs)
-    gs = 2688.0f / std::ldexp(std::uniform_real_distribution<float>(1, 2)(rng),
-                              static_cast<int>(rng() % 24) - 12);
+  ref::DequantizeInputs in =
+      ref::generateDequantizeInputs(format, layout, withGs, rows, k, l, rng());
+  std::vector<uint8_t> &data = in.data, &scales = in.scales;
+  const float gs = in.globalScale;
   std::vector<uint8_t> y =
       runDequantize(format, layout, withGs, out, data, scales, gs, rows, k, l);
   stats.damage(y, ref::elementBytes(out));
@@ -270,9 +189,8 @@ void nvfp4::cpucheck::checkRequantize(Stats &stats, std::mt19937_64 &rng,
   std::vector<uint8_t> y =
       runDequantize(v.format, v.layout, v.twoLevel, ElementType::F32, data,
                     scales, gs, rows, k, l);
-  std::vector<float> x(codes.size());
-  std::memcpy(x.data(), y.data(), y.size());
-  std::vector<uint8_t> input = inputStorage(x, InputType::F32);
+  // The f32 output is the f32 input of the quantizer.
+  std::vector<uint8_t> &input = y;
   ref::Quantized q = runQuantize(v, input, rows, k, l);
   stats.damage(q.data, 1);
   std::string detail;

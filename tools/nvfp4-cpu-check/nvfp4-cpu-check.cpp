@@ -170,22 +170,22 @@ int main(int argc, char **argv) {
   const std::vector<QShape> qshapes = {
       {130, 256, 2}, {1, 64, 3}, {3, 96, 2}, {256, 7168, 1}};
   const std::vector<QuantizeVariant> qvariants = {
-      {ScaleFormat::NVFP4, ScaleLayout::Linear, false, InputType::F32},
-      {ScaleFormat::NVFP4, ScaleLayout::Blocked128x4, false, InputType::F32},
-      {ScaleFormat::NVFP4, ScaleLayout::Linear, true, InputType::F32},
-      {ScaleFormat::NVFP4, ScaleLayout::Blocked128x4, true, InputType::F32},
-      {ScaleFormat::MXFP4, ScaleLayout::Linear, false, InputType::F32},
-      {ScaleFormat::MXFP4, ScaleLayout::Blocked128x4, false, InputType::F32},
-      {ScaleFormat::NVFP4, ScaleLayout::Linear, true, InputType::F16},
-      {ScaleFormat::NVFP4, ScaleLayout::Linear, false, InputType::BF16},
-      {ScaleFormat::MXFP4, ScaleLayout::Linear, false, InputType::BF16}};
+      {ScaleFormat::NVFP4, ScaleLayout::Linear, false, ElementType::F32},
+      {ScaleFormat::NVFP4, ScaleLayout::Blocked128x4, false, ElementType::F32},
+      {ScaleFormat::NVFP4, ScaleLayout::Linear, true, ElementType::F32},
+      {ScaleFormat::NVFP4, ScaleLayout::Blocked128x4, true, ElementType::F32},
+      {ScaleFormat::MXFP4, ScaleLayout::Linear, false, ElementType::F32},
+      {ScaleFormat::MXFP4, ScaleLayout::Blocked128x4, false, ElementType::F32},
+      {ScaleFormat::NVFP4, ScaleLayout::Linear, true, ElementType::F16},
+      {ScaleFormat::NVFP4, ScaleLayout::Linear, false, ElementType::BF16},
+      {ScaleFormat::MXFP4, ScaleLayout::Linear, false, ElementType::BF16}};
   for (const QShape &s : qshapes)
     for (const QuantizeVariant &v : qvariants) {
       if (s.k % ref::blockSize(v.format) != 0 ||
           (small && s.rows * s.k * s.l > largeElements))
         continue;
       checkQuantize(stats, rng, v, s.rows, s.k, s.l);
-      if (v.input == InputType::F32)
+      if (v.input == ElementType::F32)
         checkRequantize(stats, rng, v, s.rows, s.k, s.l);
     }
 

@@ -50,10 +50,62 @@ ConversionSizes nvfp4::run::conversionSizes(const ConversionProblem &p) {
   return sizes;
 }
 
-int64_t nvfp4::run::uniqueBytes(const Manifest &manifest) {
-  return manifest.isConversion() ? conversionSizes(manifest.conversion).unique()
-                                 : bufferSizes(manifest.problem).unique();
+bool nvfp4::run::isQuantization(Op op) {
+  return op == Op::Quantize || op == Op::QuantizeGlobalScale ||
+         op == Op::Dequantize;
 }
+
+QuantizeSizes nvfp4::run::quantizeSizes(Op op, const QuantizeProblem &p) {
+  QuantizeSizes sizes;
+  int64_t values = p.l * p.rows * p.k * ref::elementBytes(p.element);
+  if (op == Op::Dequantize)
+    sizes.output = values;
+  else
+    sizes.input = values;
+  if (op != Op::QuantizeGlobalScale) {
+    int64_t scaleCols = p.k / ref::blockSize(p.format);
+    sizes.data = p.l * p.rows * (p.k / 2);
+    sizes.scales = p.l * ref::scaleBatchBytes(p.layout, p.rows, scaleCols);
+  }
+  if (p.twoLevel)
+    sizes.globalScale = sizeof(float);
+  return sizes;
+}
+
+std::array<int64_t, kNumParams> QuantizeSizes::byParam() const {
+  std::array<int64_t, kNumParams> bytes{};
+  bytes[int(Param::Input)] = input;
+  bytes[int(Param::Data)] = data;
+  bytes[int(Param::Scales)] = scales;
+  bytes[int(Param::Output)] = output;
+  bytes[int(Param::GlobalScale)] = globalScale;
+  return bytes;
+}
+
+int64_t nvfp4::run::uniqueBytes(const Manifest &manifest) {
+  if (manifest.isConversion())
+    return conversionSizes(manifest.conversion).unique();
+  if (manifest.isQuantization())
+    return quantizeSizes(manifest.kind, manifest.quantization).unique();
+  return bufferSizes(manifest.problem).unique();
+}
+
+namespace {
+std::string describeQuantization(const Manifest &manifest) {
+  const QuantizeProblem &q = manifest.quantization;
+  std::string text = manifest.op + " " + std::to_string(q.rows) + "x" +
+                     std::to_string(q.k) + "x" + std::to_string(q.l);
+  if (manifest.kind == Op::QuantizeGlobalScale)
+    return text + " " + name(q.element);
+  std::string packed = std::string(name(q.format)) + " " + name(q.layout);
+  // The values are named on their side: before the packed form for a
+  // quantize, after it for a dequantize.
+  text += manifest.kind == Op::Quantize
+              ? " " + std::string(name(q.element)) + " " + packed
+              : " " + packed + " " + name(q.element);
+  return q.twoLevel ? text + " two-level" : text;
+}
+} // namespace
 
 std::string nvfp4::run::describe(const Manifest &manifest) {
   if (manifest.isConversion()) {
@@ -62,6 +114,8 @@ std::string nvfp4::run::describe(const Manifest &manifest) {
            std::to_string(c.cols) + "x" + std::to_string(c.l) + " " +
            name(c.from) + "->" + name(c.to) + " " + name(c.element);
   }
+  if (manifest.isQuantization())
+    return describeQuantization(manifest);
   // The one-vector e2m1 gemv keeps the spelling it had before gemv took N
   // vectors and 16-bit vectors.
   const ref::GemvProblem &p = manifest.problem;

@@ -40,6 +40,22 @@ struct ConversionProblem {
   ScaleElement element = ScaleElement::F8E4M3FN;
 };
 
+/// A quantize, quantize_global_scale or dequantize of `l` batches of
+/// rows x k values of type `element` (key::Input of the quantizers,
+/// key::Output of dequantize), packed with `format` scales in `layout`.
+/// `twoLevel`: the kernel reads the f32 global scale (key::GlobalScale);
+/// quantize_global_scale writes it and is NVFP4, linear and two-level.
+struct QuantizeProblem {
+  int64_t rows = 0, k = 0, l = 1;
+  ref::ScaleFormat format = ref::ScaleFormat::NVFP4;
+  ref::ScaleLayout layout = ref::ScaleLayout::Linear;
+  ref::ElementType element = ref::ElementType::F32;
+  bool twoLevel = false;
+};
+
+/// True for Quantize, QuantizeGlobalScale and Dequantize.
+bool isQuantization(Op op);
+
 struct Manifest {
   std::string path;    // the manifest file, for diagnostics
   std::string kernel;  // entry symbol in the PTX
@@ -53,6 +69,8 @@ struct Manifest {
   ref::GemvProblem problem;
   /// Shape and layouts of a convert_scale_layout.
   ConversionProblem conversion;
+  /// Shape and formats of a quantize, quantize_global_scale or dequantize.
+  QuantizeProblem quantization;
   std::array<uint32_t, 3> grid{}, block{};
   uint32_t sharedBytes = 0;
   std::vector<Param> params; // kernel parameter order
@@ -63,6 +81,7 @@ struct Manifest {
 
   bool takesAlpha() const;
   bool isConversion() const { return kind == Op::ConvertScaleLayout; }
+  bool isQuantization() const { return run::isQuantization(kind); }
 };
 
 /// Bytes of each buffer as stored (scale padding of the blocked layout
@@ -87,6 +106,22 @@ struct ConversionSizes {
 };
 ConversionSizes conversionSizes(const ConversionProblem &p);
 
+/// Bytes of the buffers of a quantize, quantize_global_scale or dequantize
+/// of `p` as stored (blocked scales with their padding; 0 for a buffer `op`
+/// does not take); their sum is what the kernel must move: quantize reads
+/// the input and writes data and scales, quantize_global_scale reads the
+/// input, dequantize reads data and scales and writes the output; each
+/// moves 4 bytes of global scale besides when it takes one.
+struct QuantizeSizes {
+  int64_t input = 0, data = 0, scales = 0, output = 0, globalScale = 0;
+  int64_t unique() const {
+    return input + data + scales + output + globalScale;
+  }
+  /// Bytes of each parameter's buffer, indexed by Param.
+  std::array<int64_t, kNumParams> byParam() const;
+};
+QuantizeSizes quantizeSizes(Op op, const QuantizeProblem &p);
+
 /// Bytes a kernel must move at the least: what --bench rates it by.
 int64_t uniqueBytes(const Manifest &manifest);
 
@@ -94,8 +129,11 @@ using manifest::name;
 
 /// "gemv 7168x16384x1 nvfp4 linear f16" (M x K x L; N vectors and 16-bit
 /// vectors follow the shape: "gemv 4096x7168x1 n=8 bf16-vector nvfp4 linear
-/// f16") or "convert_scale_layout 130x6x2 linear->blocked128x4 f8E4M3FN"
-/// (rows x cols x l).
+/// f16"), "convert_scale_layout 130x6x2 linear->blocked128x4 f8E4M3FN"
+/// (rows x cols x l), "quantize 16384x7168x1 bf16 nvfp4 linear two-level",
+/// "quantize_global_scale 16384x7168x1 bf16" or "dequantize 128x64x2 nvfp4
+/// blocked128x4 f16" (rows x k x l; " two-level" when it reads a global
+/// scale).
 std::string describe(const Manifest &manifest);
 
 /// Reads the fields of a parsed manifest and checks each one, the schema

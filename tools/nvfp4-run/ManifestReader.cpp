@@ -97,6 +97,11 @@ public:
     return value->get<int64_t>();
   }
 
+  bool boolean(const char *name) {
+    const Json *value = require(name, &Json::is_boolean, "a boolean");
+    return value && value->get<bool>();
+  }
+
   std::array<uint32_t, 3> dims(const char *name, int64_t max) {
     std::array<uint32_t, 3> result{};
     const Json *value =
@@ -177,18 +182,30 @@ bool readVersion(FieldReader &reader, std::string &error) {
   return true;
 }
 
+/// Why an op of `kind` that takes some parameter in other variants lacks it
+/// in this one: "a gemv of f16 vectors has none" (sfb), "a single-level
+/// quantize has none" (global_scale).
+std::string lacksParameter(Op kind, ref::VectorElement vector) {
+  if (kind == Op::Gemv)
+    return std::string("a gemv of ") + ref::name(vector) + " vectors has none";
+  return std::string("a single-level ") + name(kind) + " has none (\"" +
+         key::GlobalScale + "\" is false)";
+}
+
 /// Reads "params": a permutation of the op's required parameters, with any
 /// of its optional ones (a gemv's alpha).
 std::vector<Param> readParams(FieldReader &reader, Op kind,
-                              ref::VectorElement vector) {
+                              ref::VectorElement vector, bool twoLevel) {
   std::vector<Param> params;
   const Json *list = reader.require(key::Params, &Json::is_array,
                                     "an array of parameter names");
   if (!list)
     return params;
-  manifest::ParamSet set = manifest::params(kind, vector);
-  // The parameters the op takes with other vectors (a gemv's sfb).
-  manifest::ParamSet any = manifest::params(kind);
+  manifest::ParamSet set = manifest::params(kind, vector, twoLevel);
+  // The parameters the op takes in other variants (a gemv's sfb, the
+  // global scale of a two-level quantization).
+  manifest::ParamSet any =
+      manifest::params(kind, ref::VectorElement::E2M1, /*twoLevel=*/true);
   std::vector<Param> all = set.required;
   all.insert(all.end(), set.optional.begin(), set.optional.end());
   std::vector<const char *> allNames, requiredNames;
@@ -223,9 +240,8 @@ std::vector<Param> readParams(FieldReader &reader, Op kind,
         std::any_of(any.required.begin(), any.required.end(),
                     [&](Param param) { return text == name(param); });
     if (!found && otherVectors) {
-      reader.failAt(at / i, "parameter " + inQuotes(text) +
-                                " is listed, but a gemv of " +
-                                ref::name(vector) + " vectors has none");
+      reader.failAt(at / i, "parameter " + inQuotes(text) + " is listed, but " +
+                                lacksParameter(kind, vector));
       return params;
     }
     if (!found) {
@@ -240,18 +256,19 @@ std::vector<Param> readParams(FieldReader &reader, Op kind,
       }
     params.push_back(*found);
   }
+  // The variant the list depends on.
+  std::string variant;
+  if (kind == Op::Gemv)
+    variant = std::string(" for ") + ref::name(vector) + " vectors";
+  else if ((kind == Op::Quantize || kind == Op::Dequantize) && twoLevel)
+    variant = std::string(" when \"") + key::GlobalScale + "\" is true";
   for (Param param : set.required) {
     bool present = false;
     for (Param seen : params)
       present |= seen == param;
     if (!present) {
-      reader.failAt(
-          at, "\"params\" lacks " + inQuotes(name(param)) + " (it must list " +
-                  mustList +
-                  (kind == Op::Gemv
-                       ? std::string(" for ") + ref::name(vector) + " vectors"
-                       : std::string()) +
-                  ")");
+      reader.failAt(at, "\"params\" lacks " + inQuotes(name(param)) +
+                            " (it must list " + mustList + variant + ")");
       return params;
     }
   }
@@ -321,6 +338,56 @@ bool readConversion(FieldReader &reader, ConversionProblem &c,
   if (padded > double(int64_t(1) << 40)) {
     error = "shape " + std::to_string(c.rows) + "x" + std::to_string(c.cols) +
             "x" + std::to_string(c.l) + " is too large";
+    return false;
+  }
+  return true;
+}
+
+/// Reads the shape and formats of a quantize, quantize_global_scale or
+/// dequantize.
+bool readQuantization(FieldReader &reader, Op kind, QuantizeProblem &q,
+                      std::string &error) {
+  q.rows = reader.integer(key::Rows, 1, kMaxDim);
+  q.k = reader.integer(key::K, 1, kMaxDim);
+  q.l = reader.integer(key::L, 1, kMaxDim);
+  if (kind == Op::QuantizeGlobalScale) {
+    // The first half of a two-level NVFP4 quantization.
+    q.format = ref::ScaleFormat::NVFP4;
+    q.layout = ref::ScaleLayout::Linear;
+    q.twoLevel = true;
+  } else {
+    q.format = static_cast<ref::ScaleFormat>(reader.choice(key::ScaleFormat));
+    q.layout = static_cast<ref::ScaleLayout>(reader.choice(key::ScaleLayout));
+  }
+  q.element = static_cast<ref::ElementType>(
+      reader.choice(kind == Op::Dequantize ? key::Output : key::Input));
+  if (kind != Op::QuantizeGlobalScale)
+    q.twoLevel = reader.boolean(key::GlobalScale);
+  if (reader.failed())
+    return false;
+
+  if (q.twoLevel && q.format != ref::ScaleFormat::NVFP4) {
+    reader.failAt(Pointer("/" + std::string(key::GlobalScale)),
+                  std::string("\"") + key::GlobalScale + "\" is true, but " +
+                      name(q.format) +
+                      " is single-level (only nvfp4 takes a global scale)");
+    return false;
+  }
+  // quantize_global_scale covers what its quantize will: whole NVFP4 blocks.
+  int64_t block = ref::blockSize(q.format);
+  if (q.k % block != 0) {
+    reader.failAt(Pointer("/" + std::string(key::K)),
+                  "k = " + std::to_string(q.k) + " is not a multiple of the " +
+                      name(q.format) + " block size " + std::to_string(block));
+    return false;
+  }
+  // Keep the values (the largest buffer) well inside what one device
+  // allocation can be.
+  if (double(q.l) * double(q.rows) * double(q.k) *
+          ref::elementBytes(q.element) >
+      double(int64_t(1) << 40)) {
+    error = "shape " + std::to_string(q.rows) + "x" + std::to_string(q.k) +
+            "x" + std::to_string(q.l) + " is too large";
     return false;
   }
   return true;
@@ -410,6 +477,9 @@ std::optional<Manifest> nvfp4::run::parseManifest(const json::Document &doc,
   if (manifest.isConversion()) {
     if (!readConversion(reader, manifest.conversion, error))
       return std::nullopt;
+  } else if (manifest.isQuantization()) {
+    if (!readQuantization(reader, manifest.kind, manifest.quantization, error))
+      return std::nullopt;
   } else if (!readGemv(reader, manifest.problem, error)) {
     return std::nullopt;
   }
@@ -433,10 +503,14 @@ std::optional<Manifest> nvfp4::run::parseManifest(const json::Document &doc,
                   "\"grid\" y and z must be at most 65535");
     return std::nullopt;
   }
-  // Every kernel runs one batch per CTA row: grid y is L, grid z is 1.
-  int64_t l =
-      manifest.isConversion() ? manifest.conversion.l : manifest.problem.l;
-  if (manifest.grid[1] != l || manifest.grid[2] != 1) {
+  // Every kernel runs one batch per CTA row: grid y is L, grid z is 1. The
+  // global scale is one reduction over all batches, launched as the
+  // compiler sees fit.
+  int64_t l = manifest.isConversion()     ? manifest.conversion.l
+              : manifest.isQuantization() ? manifest.quantization.l
+                                          : manifest.problem.l;
+  if (manifest.kind != Op::QuantizeGlobalScale &&
+      (manifest.grid[1] != l || manifest.grid[2] != 1)) {
     reader.failAt(Pointer("/" + std::string(key::Grid)),
                   "\"grid\" " + show(manifest.grid) +
                       " does not fit the shape: y must be l = " +
@@ -458,12 +532,14 @@ std::optional<Manifest> nvfp4::run::parseManifest(const json::Document &doc,
     }
   }
 
-  manifest.params = readParams(reader, manifest.kind, manifest.problem.vector);
+  manifest.params =
+      readParams(reader, manifest.kind, manifest.problem.vector,
+                 manifest.isQuantization() && manifest.quantization.twoLevel);
   if (reader.failed())
     return std::nullopt;
   // Only a gemv has key::TensorMaps; other ops ignore it like any key
   // outside their schema.
-  if (!manifest.isConversion()) {
+  if (manifest.kind == Op::Gemv) {
     std::optional<std::vector<TensorMap>> maps = readTensorMaps(
         doc, manifest.params, bufferSizes(manifest.problem).byParam(), error);
     if (!maps)

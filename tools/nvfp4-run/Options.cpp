@@ -57,8 +57,9 @@ class CommandLine {
 public:
   explicit CommandLine(Options &o)
       : app("nvfp4-run: loads each manifest's PTX through the CUDA driver, "
-            "checks the\nkernel (gemv or convert_scale_layout) against the "
-            "float64 reference and, with\n--bench, times it with a cold L2. "
+            "checks the\nkernel (gemv, convert_scale_layout, quantize, "
+            "quantize_global_scale or\ndequantize) against the float64 "
+            "reference and, with --bench, times it with\na cold L2. "
             "Exit status: 0 when every manifest passed,\n1 otherwise, 2 for "
             "a malformed command line.\n",
             "nvfp4-run") {
@@ -90,8 +91,8 @@ public:
     tolerance("--atol", "absolute tolerance", o.atol);
     for (auto [name, target, help] :
          {std::tuple{"--m", &o.m,
-                     "expected shape; must match the manifest (a "
-                     "conversion's rows and L are --m and --l)"},
+                     "expected shape; must match the manifest (the rows "
+                     "of a conversion or quantization are --m)"},
           {"--k", &o.k, "(see --m)"},
           {"--l", &o.l, "(see --m)"},
           {"--n", &o.n, "(see --m; a gemv's right-hand vectors)"}})
@@ -299,6 +300,23 @@ std::string nvfp4::run::checkShape(const Options &options,
            ", L=" + std::to_string(c.l) + "; got rows=" + std::to_string(rows) +
            ", L=" + std::to_string(l);
   }
+  if (manifest.isQuantization()) {
+    // --m stands for the rows; there are no vectors.
+    const QuantizeProblem &q = manifest.quantization;
+    auto shape = [](int64_t rows, int64_t k, int64_t l) {
+      return "rows=" + std::to_string(rows) + ", K=" + std::to_string(k) +
+             ", L=" + std::to_string(l);
+    };
+    if (options.n)
+      return "--n does not apply to " + manifest.op + " (" +
+             shape(q.rows, q.k, q.l) + ")";
+    int64_t rows = options.m.value_or(q.rows), k = options.k.value_or(q.k),
+            l = options.l.value_or(q.l);
+    if (rows == q.rows && k == q.k && l == q.l)
+      return "";
+    return "kernel was built for " + shape(q.rows, q.k, q.l) + "; got " +
+           shape(rows, k, l);
+  }
   const ref::GemvProblem &p = manifest.problem;
   int64_t m = options.m.value_or(p.m), k = options.k.value_or(p.k),
           l = options.l.value_or(p.l), n = options.n.value_or(p.n);
@@ -317,10 +335,17 @@ std::string nvfp4::run::checkShape(const Options &options,
 
 std::string nvfp4::run::checkInputs(const Options &options,
                                     const Manifest &manifest) {
+  // The quantizers' inputs have one distribution of their own
+  // (ref::generateQuantizeInputs, ref::generateDequantizeInputs).
+  if (manifest.isQuantization() && options.dist != ref::Distribution::Full)
+    return std::string("--dist ") + ref::name(options.dist) +
+           " does not apply to " + manifest.op +
+           ", whose inputs have one distribution (use --dist " +
+           ref::name(ref::Distribution::Full) + ", the default)";
   const ref::GemvProblem &p = manifest.problem;
   // Weak, Overflow and Cancel arrange e2m1 codes of b; Full and Extreme
   // draw 16-bit values too.
-  if (manifest.isConversion() || p.vector == ref::VectorElement::E2M1 ||
+  if (manifest.kind != Op::Gemv || p.vector == ref::VectorElement::E2M1 ||
       options.dist == ref::Distribution::Full ||
       options.dist == ref::Distribution::Extreme)
     return "";

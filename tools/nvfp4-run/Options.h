@@ -53,12 +53,15 @@ std::string usage();
 /// differs from the manifest is an error ("kernel was built for M=..., K=...,
 /// L=...; got M=..., K=..., L=...", with N when the kernel takes several
 /// vectors or --n is given). For a conversion --m and --l stand for its rows
-/// and batches and --k and --n are refused. Empty when consistent.
+/// and batches and --k and --n are refused; for a quantize,
+/// quantize_global_scale or dequantize --m stands for its rows and --n is
+/// refused. Empty when consistent.
 std::string checkShape(const Options &options, const Manifest &manifest);
 
 /// The inputs --dist draws must suit the kernel: a gemv of 16-bit vectors
 /// takes full only (the other distributions need packed e2m1 vectors, or
-/// the any-order bound that covers those alone). Empty when they do.
+/// the any-order bound that covers those alone), and so do the quantizers,
+/// whose inputs have one distribution. Empty when they do.
 std::string checkInputs(const Options &options, const Manifest &manifest);
 
 /// --pdl lets a launch start before the one it follows ends: the kernel

@@ -68,8 +68,9 @@ std::string baseName(const std::string &path) {
 }
 
 std::string runTag(const Manifest &manifest, const VerifyResult &result) {
-  // Conversion inputs are uniform random bytes: no distribution, no alpha.
-  if (manifest.isConversion())
+  // Conversion inputs are uniform random bytes, the quantizers' have one
+  // distribution of their own: no distribution, no alpha.
+  if (manifest.kind != Op::Gemv)
     return "[seed=" + std::to_string(result.seed) + " " +
            baseName(manifest.path) + "]";
   return "[seed=" + std::to_string(result.seed) + " dist=" + name(result.dist) +
@@ -137,12 +138,108 @@ std::string formatConversionVerify(const Manifest &manifest,
          runTag(manifest, result);
 }
 
+/// "(l=0, row 3, k=68)": the batch, row and first element of a data byte.
+std::string dataPlace(const QuantizeProblem &q, int64_t index) {
+  int64_t rowBytes = q.k / 2;
+  return "(l=" + std::to_string(index / rowBytes / q.rows) + ", row " +
+         std::to_string(index / rowBytes % q.rows) +
+         ", k=" + std::to_string(index % rowBytes * 2) + ")";
+}
+
+/// "(l=0, row 1, col 1)" or "(l=0, padding)" for a byte of the scales.
+std::string scalePlace(const QuantizeProblem &q, int64_t index) {
+  DestByte at = locateDestByte(scaleTensor(q), index);
+  return "(l=" + std::to_string(at.batch) +
+         (at.row < 0 ? std::string(", padding)")
+                     : ", row " + std::to_string(at.row) + ", col " +
+                           std::to_string(at.col) + ")");
+}
+
+/// "%.9g": every f32 distinctly.
+std::string exact(double value) { return format("%.9g", value); }
+
+std::string formatQuantizeVerify(const Manifest &manifest,
+                                 const VerifyResult &result) {
+  const QuantizeProblem &q = manifest.quantization;
+  if (result.pass)
+    return "PASS " + describe(manifest) + ": " +
+           std::to_string(result.compared) + " bytes exact " +
+           runTag(manifest, result);
+  std::string what;
+  if (result.firstMismatch >= 0) {
+    bool data = result.buffer == Param::Data;
+    what = std::string("first mismatch at ") + name(result.buffer) + " byte " +
+           std::to_string(result.firstMismatch) + " " +
+           (data ? dataPlace(q, result.firstMismatch)
+                 : scalePlace(q, result.firstMismatch)) +
+           ": got " + hexByte(result.got) + ", expected " +
+           hexByte(result.expected) + "; ";
+  }
+  return "FAIL " + describe(manifest) +
+         (result.afterTiming ? " (after timing): " : ": ") + what +
+         std::to_string(result.mismatches) + " of " +
+         std::to_string(result.compared) + " bytes differ " +
+         runTag(manifest, result);
+}
+
+std::string formatGlobalScaleVerify(const Manifest &manifest,
+                                    const VerifyResult &result) {
+  if (result.pass)
+    return "PASS " + describe(manifest) + ": global_scale " +
+           exact(result.got) + " exact " + runTag(manifest, result);
+  return "FAIL " + describe(manifest) +
+         (result.afterTiming ? " (after timing): " : ": ") + "global_scale " +
+         exact(result.got) + ", expected " + exact(result.expected) + " " +
+         runTag(manifest, result);
+}
+
+std::string formatDequantizeVerify(const Manifest &manifest,
+                                   const VerifyResult &result) {
+  const QuantizeProblem &q = manifest.quantization;
+  if (result.pass)
+    return "PASS " + describe(manifest) + ": " +
+           std::to_string(result.compared) + " values correctly rounded " +
+           runTag(manifest, result);
+  std::string what;
+  if (result.firstMismatch >= 0)
+    what = "first mismatch at l=" +
+           std::to_string(result.firstMismatch / q.k / q.rows) +
+           ", row=" + std::to_string(result.firstMismatch / q.k % q.rows) +
+           ", k=" + std::to_string(result.firstMismatch % q.k) + ": got " +
+           exact(result.got) + ", expected " +
+           format("%.17g", result.expected) + "; ";
+  if (result.nanCount > 0)
+    what += std::to_string(result.nanCount) + " NaN outputs; ";
+  return "FAIL " + describe(manifest) +
+         (result.afterTiming ? " (after timing): " : ": ") + what +
+         "not correctly rounded " + runTag(manifest, result);
+}
+
 } // namespace
+
+ConversionProblem nvfp4::run::scaleTensor(const QuantizeProblem &q) {
+  ConversionProblem scales;
+  scales.rows = q.rows;
+  scales.cols = q.k / ref::blockSize(q.format);
+  scales.l = q.l;
+  scales.from = scales.to = q.layout;
+  return scales;
+}
 
 std::string nvfp4::run::formatVerify(const Manifest &manifest,
                                      const VerifyResult &result) {
-  if (manifest.isConversion())
+  switch (manifest.kind) {
+  case Op::ConvertScaleLayout:
     return formatConversionVerify(manifest, result);
+  case Op::Quantize:
+    return formatQuantizeVerify(manifest, result);
+  case Op::QuantizeGlobalScale:
+    return formatGlobalScaleVerify(manifest, result);
+  case Op::Dequantize:
+    return formatDequantizeVerify(manifest, result);
+  case Op::Gemv:
+    break;
+  }
   std::string errors = "max_abs_err=" + format("%.3e", result.maxAbsError) +
                        ", rel_err=" + format("%.3e", result.relError);
   if (result.pass)

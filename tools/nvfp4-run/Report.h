@@ -25,8 +25,14 @@ struct VerifyResult {
   int64_t nanCount = 0;
   /// At firstMismatch; the byte values for a conversion.
   double got = 0, expected = 0;
-  /// Conversion only: destination bytes that differ, out of `compared`.
+  /// Conversion and quantize: bytes that differ, out of `compared`
+  /// (quantize: data and scales together). Dequantize: `compared` values.
   int64_t mismatches = 0, compared = 0;
+  /// The output firstMismatch indexes, for the ops that write several or
+  /// name theirs: quantize (data or scales), quantize_global_scale
+  /// (global_scale; got and expected are its values) and dequantize
+  /// (output, [L][rows][k]).
+  Param buffer = Param::C;
   uint64_t seed = 0;
   ref::Distribution dist = ref::Distribution::Full;
   float alpha = 1;
@@ -46,6 +52,9 @@ struct DestByte {
   int64_t batch = 0, offset = 0, row = -1, col = -1;
 };
 DestByte locateDestByte(const ConversionProblem &c, int64_t index);
+/// The scales of a quantization as a conversion's destination, to locate
+/// their bytes with locateDestByte.
+ConversionProblem scaleTensor(const QuantizeProblem &q);
 
 /// Median and minimum of event timings.
 struct Timing {
@@ -82,6 +91,15 @@ struct BenchResult {
 /// bytes exact [seed=1 file.json]" or "FAIL ...: first mismatch at l=1,
 /// offset=17 (row 1, col 0): got 0xff, expected 0x3c; 12 of 4096 bytes
 /// differ [seed=1 file.json]" ("(padding)" for a byte outside the matrix).
+/// The quantizers' results are exact too: "PASS quantize 130x64x2 f32 nvfp4
+/// linear: 4680 bytes exact [seed=1 q.json]" or "FAIL ...: first mismatch
+/// at data byte 17 (l=0, row 0, k=34): got 0xff, expected 0x3c; 3 of 4680
+/// bytes differ [...]" ("scales byte 17 (l=0, row 1, col 1)"),
+/// "PASS quantize_global_scale 130x64x2 f32: global_scale 2688 exact [...]"
+/// or "FAIL ...: global_scale nan, expected 2688 [...]", "PASS dequantize
+/// 128x64x2 nvfp4 linear f16: 16384 values correctly rounded [...]" or
+/// "FAIL ...: first mismatch at l=1, row=3, k=5: got 1.5, expected 1.75; 2
+/// NaN outputs; not correctly rounded [...]".
 std::string formatVerify(const Manifest &manifest, const VerifyResult &result);
 /// "BENCH gemv ...: 21.35 us median (min 20.90 us, 200 reps), 3095 GB/s,
 /// 72.5% of copy (4270 GB/s), floor 15.48 us [file.json]"; a chain of

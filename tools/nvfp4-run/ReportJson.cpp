@@ -45,6 +45,18 @@ Object manifestFields(const Manifest &manifest) {
     out["from"] = name(c.from);
     out["to"] = name(c.to);
     out["element"] = name(c.element);
+  } else if (manifest.isQuantization()) {
+    const QuantizeProblem &q = manifest.quantization;
+    out["rows"] = q.rows;
+    out["k"] = q.k;
+    out["l"] = q.l;
+    if (manifest.kind != Op::QuantizeGlobalScale) {
+      out["scale_format"] = name(q.format);
+      out["scale_layout"] = name(q.layout);
+    }
+    out[manifest.kind == Op::Dequantize ? "output" : "input"] = name(q.element);
+    if (manifest.kind != Op::QuantizeGlobalScale)
+      out["global_scale"] = q.twoLevel;
   } else {
     const ref::GemvProblem &p = manifest.problem;
     out["m"] = p.m;
@@ -99,6 +111,54 @@ void addConversion(Object &out, const Manifest &manifest,
   }
 }
 
+/// quantize: bytes compared and differing, the first mismatch with its
+/// buffer and place; quantize_global_scale: the value written and the one
+/// expected; dequantize: values compared, NaNs and the first mismatch.
+void addQuantization(Object &out, const Manifest &manifest,
+                     const VerifyResult &result) {
+  const QuantizeProblem &q = manifest.quantization;
+  out["seed"] = result.seed;
+  out["status"] = result.pass ? "pass" : "fail";
+  if (result.afterTiming)
+    out["after_timing"] = true;
+  if (manifest.kind == Op::QuantizeGlobalScale) {
+    out["got"] = number(result.got);
+    out["expected"] = number(result.expected);
+    return;
+  }
+  out["compared"] = result.compared;
+  if (manifest.kind == Op::Quantize)
+    out["mismatches"] = result.mismatches;
+  else
+    out["nan_count"] = result.nanCount;
+  if (result.firstMismatch < 0)
+    return;
+  Object at = {{"buffer", name(result.buffer)}};
+  int64_t i = result.firstMismatch;
+  if (result.buffer == Param::Scales) {
+    DestByte place = locateDestByte(scaleTensor(q), i);
+    at["l"] = place.batch;
+    at["offset"] = place.offset;
+    at["row"] = optionalIndex(place.row);
+    at["col"] = optionalIndex(place.col);
+  } else {
+    // data holds two elements a byte; the output one.
+    int64_t perRow = result.buffer == Param::Data ? q.k / 2 : q.k;
+    int64_t k = i % perRow * (result.buffer == Param::Data ? 2 : 1);
+    at["l"] = i / perRow / q.rows;
+    at["row"] = i / perRow % q.rows;
+    at["k"] = k;
+  }
+  if (manifest.kind == Op::Quantize) {
+    at["got"] = int(result.got);
+    at["expected"] = int(result.expected);
+  } else {
+    at["got"] = number(result.got);
+    at["expected"] = number(result.expected);
+  }
+  out["first_mismatch"] = at;
+}
+
 } // namespace
 
 std::string nvfp4::run::formatJson(const Manifest &manifest,
@@ -107,6 +167,8 @@ std::string nvfp4::run::formatJson(const Manifest &manifest,
   Object out = manifestFields(manifest);
   if (manifest.isConversion())
     addConversion(out, manifest, result);
+  else if (manifest.isQuantization())
+    addQuantization(out, manifest, result);
   else
     addGemv(out, manifest, result);
   if (bench)

@@ -9,7 +9,9 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <random>
 #include <vector>
@@ -75,6 +77,36 @@ std::string oneLineLog(const std::vector<char> &log) {
   return line.empty() ? "" : ": " + line;
 }
 
+/// The result of ref::compare (or compareAnyOrderGemv) of `out`, `type`
+/// elements, against `expected`, with the first mismatch located.
+VerifyResult fromComparison(const ref::Comparison &comparison,
+                            ref::ElementType type,
+                            const std::vector<uint8_t> &out,
+                            const std::vector<double> &expected) {
+  VerifyResult result;
+  result.pass = comparison.ok();
+  result.maxAbsError = comparison.maxAbsError;
+  result.relError = comparison.relError;
+  result.firstMismatch = comparison.firstMismatch;
+  result.nanCount = comparison.nanCount;
+  result.compared = static_cast<int64_t>(expected.size());
+  // Point at the first NaN when only NaNs failed, so the line says where.
+  if (!result.pass && result.firstMismatch < 0) {
+    for (size_t i = 0; i < expected.size(); ++i) {
+      if (std::isnan(ref::readOutput(type, out.data(), i)) &&
+          !std::isnan(expected[i])) {
+        result.firstMismatch = static_cast<int64_t>(i);
+        break;
+      }
+    }
+  }
+  if (result.firstMismatch >= 0) {
+    result.got = ref::readOutput(type, out.data(), result.firstMismatch);
+    result.expected = expected[result.firstMismatch];
+  }
+  return result;
+}
+
 /// Compares the kernel's output with the float64 reference; where the
 /// kernel's f32 evaluation leaves the f32 range, and everywhere for the
 /// extreme inputs (whose cancellations exceed any fixed tolerance), with
@@ -87,45 +119,47 @@ VerifyResult checkOutput(const ref::GemvProblem &problem,
       problem, in.a.data(), in.sfa.data(), in.b.data(), in.sfb.data(),
       out.data(), expected, config.rtol, config.atol,
       /*everyElement=*/config.dist == ref::Distribution::Extreme);
-  VerifyResult result;
-  result.pass = comparison.ok();
-  result.maxAbsError = comparison.maxAbsError;
-  result.relError = comparison.relError;
-  result.firstMismatch = comparison.firstMismatch;
-  result.nanCount = comparison.nanCount;
+  VerifyResult result =
+      fromComparison(comparison, problem.output, out, expected);
   result.seed = config.seed;
   result.dist = config.dist;
   result.alpha = config.alpha;
-  // Point at the first NaN when only NaNs failed, so the line says where.
-  if (!result.pass && result.firstMismatch < 0) {
-    for (size_t i = 0; i < expected.size(); ++i) {
-      if (std::isnan(ref::readOutput(problem.output, out.data(), i)) &&
-          !std::isnan(expected[i])) {
-        result.firstMismatch = static_cast<int64_t>(i);
-        break;
-      }
-    }
-  }
-  if (result.firstMismatch >= 0) {
-    result.got =
-        ref::readOutput(problem.output, out.data(), result.firstMismatch);
-    result.expected = expected[result.firstMismatch];
-  }
   return result;
 }
+
+/// A buffer the kernel writes.
+struct Output {
+  Param param;
+  size_t bytes = 0;
+  /// Fills before the verifying launches, the i-th before launch i (the
+  /// last one again when the list is shorter than another output's). A
+  /// byte the kernel does not write keeps its fill, which must then fail.
+  std::vector<uint8_t> poisons;
+};
+
+/// What the kernel wrote, one byte vector per output, in Workload::outputs
+/// order.
+using Written = std::vector<std::vector<uint8_t>>;
 
 /// What one kernel needs to be launched, checked and rated; set up per op,
 /// then launched, verified and timed by the same code.
 struct Workload {
   std::array<CUdeviceptr, kNumParams> buffers{}; // indexed by Param
   float alpha = 1;
-  CUdeviceptr out = 0; // the buffer the kernel writes
-  size_t outBytes = 0;
-  /// Fills of `out` before the verifying launches, one launch each. A byte
-  /// the kernel does not write keeps its fill, which must then fail.
-  std::vector<uint8_t> poisons;
+  std::vector<Output> outputs;
   int64_t uniqueBytes = 0;
-  std::function<VerifyResult(const std::vector<uint8_t> &)> check;
+  std::function<VerifyResult(const Written &)> check;
+
+  CUdeviceptr pointer(const Output &out) const {
+    return buffers[int(out.param)];
+  }
+  /// Verifying launches: one per fill of the longest poison list.
+  size_t poisonRounds() const {
+    size_t rounds = 0;
+    for (const Output &out : outputs)
+      rounds = std::max(rounds, out.poisons.size());
+    return rounds;
+  }
 };
 
 std::string upload(const Driver &driver, CUdeviceptr &ptr,
@@ -133,6 +167,41 @@ std::string upload(const Driver &driver, CUdeviceptr &ptr,
   CU_CHECK(cuMemAlloc, &ptr, host.size());
   CU_CHECK(cuMemcpyHtoD, ptr, host.data(), host.size());
   return "";
+}
+
+/// Allocates the buffer of `out` and records it as an output.
+std::string allocateOutput(const Driver &driver, Workload &work, Output out) {
+  CU_CHECK(cuMemAlloc, &work.buffers[int(out.param)], out.bytes);
+  work.outputs.push_back(std::move(out));
+  return "";
+}
+
+/// Fills every output with its poison of round `round`.
+std::string poisonOutputs(const Driver &driver, const Workload &work,
+                          size_t round) {
+  for (const Output &out : work.outputs)
+    CU_CHECK(cuMemsetD8, work.pointer(out),
+             out.poisons[std::min(round, out.poisons.size() - 1)], out.bytes);
+  return "";
+}
+
+/// Copies every output back and checks it.
+std::string checkOutputs(const Driver &driver, const Workload &work,
+                         VerifyResult &result) {
+  Written written;
+  for (const Output &out : work.outputs) {
+    written.emplace_back(out.bytes);
+    CU_CHECK(cuMemcpyDtoH, written.back().data(), work.pointer(out), out.bytes);
+  }
+  result = work.check(written);
+  return "";
+}
+
+/// The bytes of an f32.
+std::vector<uint8_t> floatBytes(float value) {
+  std::vector<uint8_t> bytes(sizeof(float));
+  std::memcpy(bytes.data(), &value, sizeof(float));
+  return bytes;
 }
 
 std::string setUpGemv(const Driver &driver, const Manifest &manifest,
@@ -167,22 +236,21 @@ std::string setUpGemv(const Driver &driver, const Manifest &manifest,
               upload(driver, work.buffers[int(u.param)], *u.host);
           !error.empty())
         return error;
-  CUdeviceptr &c = work.buffers[int(Param::C)];
-  CU_CHECK(cuMemAlloc, &c, sizes.c);
-  work.out = c;
-  work.outBytes = sizes.c;
   // All-ones bytes are NaN in f16, bf16 and f32: an element the kernel
   // does not write cannot pass.
-  work.poisons = {0xFF};
+  if (std::string error =
+          allocateOutput(driver, work, {Param::C, size_t(sizes.c), {0xFF}});
+      !error.empty())
+    return error;
   work.alpha = config.alpha;
   work.uniqueBytes = sizes.unique();
   std::vector<double> expected =
       ref::gemvExact(problem, inputs.a.data(), inputs.sfa.data(),
                      inputs.b.data(), inputs.sfb.data());
   auto kept = std::make_shared<const ref::GemvInputs>(std::move(inputs));
-  work.check = [problem, config, kept, expected = std::move(expected)](
-                   const std::vector<uint8_t> &out) {
-    return checkOutput(problem, config, *kept, out, expected);
+  work.check = [problem, config, kept,
+                expected = std::move(expected)](const Written &out) {
+    return checkOutput(problem, config, *kept, out[0], expected);
   };
   return "";
 }
@@ -232,6 +300,11 @@ std::vector<uint8_t> randomBytes(int64_t count, uint64_t seed) {
   return bytes;
 }
 
+/// Fills of a byte buffer whose every byte value is a valid result: no
+/// single fill catches every byte left unwritten, so 0xFF catches unwritten
+/// bytes expected to be 0 (padding, say), 0x00 those expected to be 0xFF.
+const std::vector<uint8_t> kBytePoisons = {0xFF, 0x00};
+
 std::string setUpConversion(const Driver &driver, const Manifest &manifest,
                             const RunConfig &config, Workload &work) {
   const ConversionProblem &p = manifest.conversion;
@@ -249,14 +322,10 @@ std::string setUpConversion(const Driver &driver, const Manifest &manifest,
           upload(driver, work.buffers[int(Param::Source)], source);
       !error.empty())
     return error;
-  CUdeviceptr &dest = work.buffers[int(Param::Dest)];
-  CU_CHECK(cuMemAlloc, &dest, sizes.dest);
-  work.out = dest;
-  work.outBytes = sizes.dest;
-  // Every byte value is a valid result, so no single fill catches every
-  // byte left unwritten: 0xFF catches unwritten padding (which must be
-  // zero), 0x00 the bytes whose expected value is 0xFF.
-  work.poisons = {0xFF, 0x00};
+  if (std::string error = allocateOutput(
+          driver, work, {Param::Dest, size_t(sizes.dest), kBytePoisons});
+      !error.empty())
+    return error;
   work.uniqueBytes = sizes.unique();
   std::vector<uint8_t> expected =
       ref::convertScaleLayout(p.from, p.to, source.data(), p.rows, p.cols, p.l);
@@ -264,13 +333,185 @@ std::string setUpConversion(const Driver &driver, const Manifest &manifest,
     return "the reference converted to " + std::to_string(expected.size()) +
            " bytes, expected " + std::to_string(sizes.dest);
   uint64_t seed = config.seed;
-  work.check =
-      [seed, expected = std::move(expected)](const std::vector<uint8_t> &out) {
-        VerifyResult result = compareBytes(out, expected);
-        result.seed = seed;
-        return result;
-      };
+  work.check = [seed, expected = std::move(expected)](const Written &out) {
+    VerifyResult result = compareBytes(out[0], expected);
+    result.seed = seed;
+    return result;
+  };
   return "";
+}
+
+/// Uploads the buffers a kernel reads, each listed with its parameter.
+std::string
+uploadAll(const Driver &driver, Workload &work,
+          std::initializer_list<std::pair<Param, const std::vector<uint8_t> *>>
+              inputs) {
+  for (auto [param, host] : inputs)
+    if (std::string error = upload(driver, work.buffers[int(param)], *host);
+        !error.empty())
+      return error;
+  return "";
+}
+
+/// The sizes of `got` against those the manifest implies: "" when equal.
+std::string sizeMismatch(const char *what, size_t got, int64_t want) {
+  if (int64_t(got) == want)
+    return "";
+  return "the reference made " + std::to_string(got) + " bytes of " + what +
+         ", expected " + std::to_string(want);
+}
+
+std::string setUpQuantize(const Driver &driver, const Manifest &manifest,
+                          const RunConfig &config, Workload &work) {
+  const QuantizeProblem &p = manifest.quantization;
+  QuantizeSizes sizes = quantizeSizes(Op::Quantize, p);
+  ref::QuantizeInputs in = ref::generateQuantizeInputs(
+      p.element, p.format, p.rows, p.k, p.l, config.seed);
+  ref::Quantized want = ref::quantize(p.format, p.layout, p.twoLevel,
+                                      in.values.data(), p.rows, p.k, p.l);
+  for (std::string error :
+       {sizeMismatch("input", in.stored.size(), sizes.input),
+        sizeMismatch("data", want.data.size(), sizes.data),
+        sizeMismatch("scales", want.scales.size(), sizes.scales)})
+    if (!error.empty())
+      return error;
+  // A two-level quantize reads the global scale the reference chose.
+  std::vector<uint8_t> gs = floatBytes(want.globalScale);
+  if (std::string error =
+          p.twoLevel ? uploadAll(driver, work,
+                                 {{Param::Input, &in.stored},
+                                  {Param::GlobalScale, &gs}})
+                     : uploadAll(driver, work, {{Param::Input, &in.stored}});
+      !error.empty())
+    return error;
+  for (Output out : {Output{Param::Data, size_t(sizes.data), kBytePoisons},
+                     Output{Param::Scales, size_t(sizes.scales), kBytePoisons}})
+    if (std::string error = allocateOutput(driver, work, std::move(out));
+        !error.empty())
+      return error;
+  work.uniqueBytes = sizes.unique();
+  auto kept = std::make_shared<const ref::Quantized>(std::move(want));
+  uint64_t seed = config.seed;
+  work.check = [seed, kept](const Written &out) {
+    VerifyResult result = compareBytes(out[0], kept->data);
+    result.buffer = Param::Data;
+    if (result.pass) {
+      int64_t dataBytes = result.compared;
+      result = compareBytes(out[1], kept->scales);
+      result.buffer = Param::Scales;
+      result.compared += dataBytes;
+    } else {
+      // Both are counted; the first mismatch stays in data.
+      VerifyResult scales = compareBytes(out[1], kept->scales);
+      result.mismatches += scales.mismatches;
+      result.compared += scales.compared;
+    }
+    result.seed = seed;
+    return result;
+  };
+  return "";
+}
+
+std::string setUpGlobalScale(const Driver &driver, const Manifest &manifest,
+                             const RunConfig &config, Workload &work) {
+  const QuantizeProblem &p = manifest.quantization;
+  QuantizeSizes sizes = quantizeSizes(Op::QuantizeGlobalScale, p);
+  ref::QuantizeInputs in = ref::generateQuantizeInputs(
+      p.element, p.format, p.rows, p.k, p.l, config.seed);
+  if (std::string error = sizeMismatch("input", in.stored.size(), sizes.input);
+      !error.empty())
+    return error;
+  float want =
+      ref::quantize(ref::ScaleFormat::NVFP4, ref::ScaleLayout::Linear,
+                    /*twoLevel=*/true, in.values.data(), p.rows, p.k, p.l)
+          .globalScale;
+  if (std::string error = uploadAll(driver, work, {{Param::Input, &in.stored}});
+      !error.empty())
+    return error;
+  // NaN and +0 are no global scale: both fills fail when left unwritten.
+  if (std::string error = allocateOutput(
+          driver, work,
+          {Param::GlobalScale, size_t(sizes.globalScale), kBytePoisons});
+      !error.empty())
+    return error;
+  work.uniqueBytes = sizes.unique();
+  uint64_t seed = config.seed;
+  work.check = [seed, want](const Written &out) {
+    VerifyResult result = compareBytes(out[0], floatBytes(want));
+    float got;
+    std::memcpy(&got, out[0].data(), sizeof(float));
+    // One value: its place and its bits are the whole story.
+    result.buffer = Param::GlobalScale;
+    result.got = got;
+    result.expected = want;
+    result.seed = seed;
+    return result;
+  };
+  return "";
+}
+
+std::string setUpDequantize(const Driver &driver, const Manifest &manifest,
+                            const RunConfig &config, Workload &work) {
+  const QuantizeProblem &p = manifest.quantization;
+  QuantizeSizes sizes = quantizeSizes(Op::Dequantize, p);
+  ref::DequantizeInputs in = ref::generateDequantizeInputs(
+      p.format, p.layout, p.twoLevel, p.rows, p.k, p.l, config.seed);
+  for (std::string error :
+       {sizeMismatch("data", in.data.size(), sizes.data),
+        sizeMismatch("scales", in.scales.size(), sizes.scales)})
+    if (!error.empty())
+      return error;
+  std::vector<uint8_t> gs = floatBytes(in.globalScale);
+  if (std::string error = p.twoLevel ? uploadAll(driver, work,
+                                                 {{Param::Data, &in.data},
+                                                  {Param::Scales, &in.scales},
+                                                  {Param::GlobalScale, &gs}})
+                                     : uploadAll(driver, work,
+                                                 {{Param::Data, &in.data},
+                                                  {Param::Scales, &in.scales}});
+      !error.empty())
+    return error;
+  // NaN scales make NaN outputs, which an unwritten NaN fill would match:
+  // a zero fill catches those.
+  if (std::string error = allocateOutput(
+          driver, work, {Param::Output, size_t(sizes.output), {0xFF, 0x00}});
+      !error.empty())
+    return error;
+  work.uniqueBytes = sizes.unique();
+  std::vector<double> expected =
+      ref::dequantize(p.format, p.layout, in.data.data(), in.scales.data(),
+                      in.globalScale, p.rows, p.k, p.l);
+  ref::ElementType type = p.element;
+  uint64_t seed = config.seed;
+  work.check = [seed, type,
+                expected = std::move(expected)](const Written &out) {
+    // Correctly rounded once: exactly the rounded reference.
+    VerifyResult result =
+        fromComparison(ref::compare(type, out[0].data(), expected, 0, 0), type,
+                       out[0], expected);
+    result.buffer = Param::Output;
+    result.seed = seed;
+    return result;
+  };
+  return "";
+}
+
+/// Sets up the workload of `manifest`'s op.
+std::string setUp(const Driver &driver, const Manifest &manifest,
+                  const RunConfig &config, Workload &work) {
+  switch (manifest.kind) {
+  case Op::Gemv:
+    return setUpGemv(driver, manifest, config, work);
+  case Op::ConvertScaleLayout:
+    return setUpConversion(driver, manifest, config, work);
+  case Op::Quantize:
+    return setUpQuantize(driver, manifest, config, work);
+  case Op::QuantizeGlobalScale:
+    return setUpGlobalScale(driver, manifest, config, work);
+  case Op::Dequantize:
+    return setUpDequantize(driver, manifest, config, work);
+  }
+  return "unknown op";
 }
 
 } // namespace
@@ -354,9 +595,7 @@ std::string Runner::run(const Manifest &manifest, const RunConfig &config,
            "--pdl needs";
   std::vector<Workload> works(chain);
   for (Workload &w : works) {
-    std::string setUpError = manifest.isConversion()
-                                 ? setUpConversion(driver, manifest, config, w)
-                                 : setUpGemv(driver, manifest, config, w);
+    std::string setUpError = setUp(driver, manifest, config, w);
     if (setUpError.empty())
       setUpError = setUpTensorMaps(driver, manifest, w);
     if (!setUpError.empty())
@@ -430,14 +669,14 @@ std::string Runner::run(const Manifest &manifest, const RunConfig &config,
     return "";
   };
 
-  std::vector<uint8_t> out(work.outBytes);
-  for (uint8_t poison : work.poisons) {
-    CU_CHECK(cuMemsetD8, work.out, poison, work.outBytes);
+  for (size_t round = 0; round < work.poisonRounds(); ++round) {
+    if (std::string error = poisonOutputs(driver, work, round); !error.empty())
+      return error;
     if (std::string error = launchOne(0); !error.empty())
       return error;
     CU_CHECK(cuCtxSynchronize);
-    CU_CHECK(cuMemcpyDtoH, out.data(), work.out, out.size());
-    result = work.check(out);
+    if (std::string error = checkOutputs(driver, work, result); !error.empty())
+      return error;
     if (!result.pass)
       return context.release();
   }
@@ -447,7 +686,8 @@ std::string Runner::run(const Manifest &manifest, const RunConfig &config,
   // Every workload's output starts poisoned, so that one a launch of the
   // chain leaves unwritten fails the check after timing.
   for (Workload &w : works)
-    CU_CHECK(cuMemsetD8, w.out, w.poisons.front(), w.outBytes);
+    if (std::string error = poisonOutputs(driver, w, 0); !error.empty())
+      return error;
 
   if (copyBandwidth == 0) {
     std::string error = measureCopyBandwidth();
@@ -512,8 +752,9 @@ std::string Runner::run(const Manifest &manifest, const RunConfig &config,
   // workload of a chain (where a launch started too early under --pdl
   // would show).
   for (Workload &w : works) {
-    CU_CHECK(cuMemcpyDtoH, out.data(), w.out, out.size());
-    VerifyResult again = w.check(out);
+    VerifyResult again;
+    if (std::string error = checkOutputs(driver, w, again); !error.empty())
+      return error;
     if (!again.pass) {
       result = again;
       result.afterTiming = true;

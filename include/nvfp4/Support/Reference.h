@@ -162,6 +162,34 @@ GemvInputs generateGemvInputs(const GemvProblem &p, Distribution dist,
 /// "full", "weak", "extreme", "overflow", "cancel".
 const char *name(Distribution dist);
 
+/// Seeded quantizer input over the whole range, one distribution: per block
+/// of blockSize(format) values a random binade with grid points and
+/// midpoints of it (ties), random values (saturating ones included) and
+/// zeros of both signs; some blocks are all zero, some tiny (subnormal e4m3
+/// scales). f16 values keep to f16's normal binades. Every value is exactly
+/// representable in `input`.
+struct QuantizeInputs {
+  std::vector<float> values;   // [L][rows][k]
+  std::vector<uint8_t> stored; // what a kernel reads: f32, f16 or bf16 bits
+};
+QuantizeInputs generateQuantizeInputs(ElementType input, ScaleFormat format,
+                                      int64_t rows, int64_t k, int64_t l,
+                                      uint64_t seed);
+
+/// Seeded dequantizer input: uniformly random data bytes (all 16 codes),
+/// mostly realistic scales and one in four any byte (NaN, negative,
+/// extreme), and for `twoLevel` a global scale 448 * 6 / amax for a random
+/// amax in [2^-12, 2^12) (1 otherwise).
+struct DequantizeInputs {
+  std::vector<uint8_t> data;   // [L][rows][k/2]
+  std::vector<uint8_t> scales; // in the requested layout (zero padding)
+  float globalScale = 1.0f;
+};
+DequantizeInputs generateDequantizeInputs(ScaleFormat format,
+                                          ScaleLayout layout, bool twoLevel,
+                                          int64_t rows, int64_t k, int64_t l,
+                                          uint64_t seed);
+
 } // namespace nvfp4::ref
 
 #endif // NVFP4_SUPPORT_REFERENCE_H
