@@ -32,6 +32,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SimCheck.h"
+
 #include "nvfp4/Runtime/HostSimABI.h"
 #include "nvfp4/Support/Formats.h"
 #include "nvfp4/Support/GemvBound.h"
@@ -50,90 +52,9 @@
 #include <vector>
 
 using namespace nvfp4;
-using ref::ElementType;
-using ref::ScaleFormat;
-using ref::ScaleLayout;
-using ref::VectorElement;
+using namespace nvfp4::simcheck;
 
-namespace {
-
-// The entry points take one pointer a buffer: a, sfa, b, sfb, c for packed
-// b, a, sfa, b, c for 16-bit b; then alpha when the op has one.
-using GemvFn = void (*)(void *, void *, void *, void *, void *);
-using GemvAlphaFn = void (*)(void *, void *, void *, void *, void *, float);
-using WideGemvFn = void (*)(void *, void *, void *, void *);
-using WideGemvAlphaFn = void (*)(void *, void *, void *, void *, float);
-using ConvertFn = void (*)(void *, void *);
-
-/// One compiled function: a gemv (m, k, l, format, layout, output, alpha; n
-/// vectors, in a vector dimension of b and c or not, of `vector` elements)
-/// or a layout conversion (rows = m, cols = k, from = layout, to =
-/// dstLayout). Exactly one function pointer is set, that of its signature.
-struct SimKernel {
-  const char *variant, *options, *spec;
-  ConvertFn convert;
-  GemvFn gemv;
-  GemvAlphaFn gemvAlpha;
-  WideGemvFn wide;
-  WideGemvAlphaFn wideAlpha;
-  int64_t m, k, l;
-  ScaleFormat format;
-  ScaleLayout layout, dstLayout;
-  ElementType output;
-  bool alpha;
-  int64_t n;
-  bool vectorDim;
-  VectorElement vector;
-};
-
-#include "Variants.inc"
-
-using ::nvfp4::checkSummary;
-using ::nvfp4::strf;
-
-/// Bytes with guard zones on both sides, to catch writes out of bounds.
-class Guarded {
-public:
-  static constexpr size_t kGuard = 256;
-  static constexpr uint8_t kPattern = 0xA5;
-  Guarded(const std::vector<uint8_t> &init)
-      : bytes(init.size() + 2 * kGuard, kPattern) {
-    std::memcpy(data(), init.data(), init.size());
-    size = init.size();
-  }
-  Guarded(size_t n, uint8_t fill) : bytes(n + 2 * kGuard, kPattern), size(n) {
-    std::memset(data(), fill, n);
-  }
-  uint8_t *data() { return bytes.data() + kGuard; }
-  std::vector<uint8_t> contents() {
-    return std::vector<uint8_t>(data(), data() + size);
-  }
-  bool guardsIntact() const {
-    for (size_t i = 0; i < kGuard; ++i)
-      if (bytes[i] != kPattern || bytes[bytes.size() - 1 - i] != kPattern)
-        return false;
-    return true;
-  }
-
-private:
-  std::vector<uint8_t> bytes;
-  size_t size;
-};
-
-struct Stats {
-  int64_t cases = 0, failed = 0;
-  bool corrupt = false;
-  void report(bool ok, const std::string &what, const std::string &detail) {
-    ++cases;
-    failed += !ok;
-    std::printf("%s %s%s%s\n", ok ? "PASS" : "FAIL", what.c_str(),
-                detail.empty() ? "" : ": ", detail.c_str());
-    std::fflush(stdout);
-  }
-};
-
-/// Fails with the runtime's first error (and clears it for the next case).
-bool simulationOk(std::string &detail) {
+bool nvfp4::simcheck::simulationOk(std::string &detail) {
   const char *error = nvfp4sim_error();
   if (!error)
     return true;
@@ -141,6 +62,10 @@ bool simulationOk(std::string &detail) {
   nvfp4sim_clear_error();
   return false;
 }
+
+namespace {
+
+#include "Variants.inc"
 
 /// Writes `value` as element `i` of an output buffer.
 void writeOutput(ElementType type, uint8_t *c, int64_t i, double value) {
@@ -402,6 +327,18 @@ int main(int argc, char **argv) {
     if (k.convert) {
       nvfp4sim_set_reverse_order(0);
       checkConvert(stats, k, caseSeed++);
+      continue;
+    }
+    if (k.kind != SimOp::GemvOrConvert) {
+      // Two thread orders: the last CTA of the global scale's reduction
+      // differs between them.
+      for (int reverse = 0; reverse < 2; ++reverse) {
+        nvfp4sim_set_reverse_order(reverse);
+        if (k.kind == SimOp::Quantize)
+          checkQuantize(stats, k, caseSeed++);
+        else
+          checkDequantize(stats, k, caseSeed++);
+      }
       continue;
     }
     // Two thread orders: a missing barrier shows in one or the other.

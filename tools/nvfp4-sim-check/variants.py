@@ -11,15 +11,17 @@ every compiled function for the checker:
     variants.py table          the C++ table (Variants.inc)
 
 An operation is a GEMV, MxKxL:format:layout:output[:nN][:vf16|vbf16]
-[:noalpha] (N vectors, 16-bit b: the IR writer's spec), or a scale layout
-conversion, convert:ROWSxCOLSxL:e4m3|ue8m0:FROM:TO.
+[:noalpha] (N vectors, 16-bit b: the IR writer's spec), a scale layout
+conversion, convert:ROWSxCOLSxL:e4m3|ue8m0:FROM:TO, or a quantizer,
+quantize:ROWSxKxL:FORMAT:LAYOUT:TYPE[:2l] or dequantize:...[:gs].
 """
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "scripts"))
-from nvfp4_ir import function, parse_convert, parse_gemv  # noqa: E402
+from nvfp4_ir import (function, parse_convert, parse_gemv,  # noqa: E402
+                      parse_quantize)
 
 # Shapes with odd M (1, 130, 257), L up to 3, and K from one block to odd
 # numbers of blocks (K = 80 and 1040 NVFP4, 96 and 1056 MXFP4: 5, 65, 3 and 33
@@ -93,11 +95,31 @@ CONVERT = [
     "convert:1x65x3:ue8m0:blocked128x4:linear",
 ]
 
+# Quantizers: odd row counts (partial blocked atoms), one to 90 blocks a
+# row, L up to 3, every input and output type, both formats and layouts,
+# with and without the global scale (whose reduction has 92 CTAs on the
+# longest shape, so the last one to arrive varies).
+QUANTIZE = [
+    "quantize:130x64x2:nvfp4:blocked128x4:bf16:2l",
+    "quantize:3x96x1:mxfp4:linear:f32",
+    "quantize:257x80x1:nvfp4:linear:f16",
+    "quantize:1x1056x3:mxfp4:blocked128x4:bf16",
+    "quantize:130x2880x1:nvfp4:linear:f32:2l",
+    "quantize:257x16x2:nvfp4:blocked128x4:f16:2l",
+    "dequantize:130x64x2:nvfp4:blocked128x4:bf16:gs",
+    "dequantize:3x96x1:mxfp4:linear:f32",
+    "dequantize:257x80x1:nvfp4:linear:f16",
+    "dequantize:1x1056x3:mxfp4:blocked128x4:bf16",
+    "dequantize:130x160x1:nvfp4:linear:f32:gs",
+]
+
 VARIANTS = [
     # Chip defaults (split-k, lanes, bytes and loads chosen per shape).
     ("sm90_default", "chip=sm_90a", ODD + WIDE + LONG + CONVERT),
     ("sm90_f32", "chip=sm_90a decode=f32", ODD + WIDE),
     ("sm100_default", "chip=sm_100a", ODD + WIDE + LONG + CONVERT),
+    ("quantize_sm90", "chip=sm_90a", QUANTIZE),
+    ("quantize_sm100", "chip=sm_100a", QUANTIZE),
     ("sm100_dp4a", "chip=sm_100a decode=dp4a", ODD + LONG),
     ("sm100_f32", "chip=sm_100a decode=f32 split-k=2 lanes-per-row=8", WIDE),
     # split-k 1, 2, 4, with loads in flight that leave a tail in each slice.
@@ -205,6 +227,10 @@ def cpp_enum(kind, value):
     }[kind][value]
 
 
+# The quantizer fields of a gemv or conversion entry.
+NOT_QUANTIZER = "SimOp::GemvOrConvert, nullptr, nullptr, false"
+
+
 def table():
     """Each entry: the variant, its options and spec, the one function
     pointer of the entry point's signature (convert; packed b: a, sfa, b,
@@ -225,7 +251,21 @@ def table():
                     f"nullptr, nullptr, nullptr, {rows}, {cols}, {l}, "
                     f"{cpp_enum('scale', scale)}, {cpp_enum('layout', src)}, "
                     f"{cpp_enum('layout', dst)}, ElementType::F32, false, 1, "
-                    f"false, VectorElement::E2M1}},")
+                    f"false, VectorElement::E2M1, {NOT_QUANTIZER}}},")
+                continue
+            if spec.startswith(("quantize:", "dequantize:")):
+                op, rows, k, l, fmt, layout, elem, gs = parse_quantize(spec)
+                args = 4 if gs else 3
+                lines.append(f"void {fn}({', '.join(['void *'] * args)});")
+                kind = "Quantize" if op == "quantize" else "Dequantize"
+                three, four = ("nullptr", fn) if gs else (fn, "nullptr")
+                entries.append(
+                    f'  {{"{name}", "{options}", "{spec}", nullptr, nullptr, '
+                    f"nullptr, nullptr, nullptr, {rows}, {k}, {l}, "
+                    f"{cpp_enum('format', fmt)}, {cpp_enum('layout', layout)}, "
+                    f"ScaleLayout::Linear, {cpp_enum('output', elem)}, false, "
+                    f"1, false, VectorElement::E2M1, SimOp::{kind}, {three}, "
+                    f"{four}, {'true' if gs else 'false'}}},")
                 continue
             g = parse_gemv(spec)
             m, k, l, fmt, layout, out, alpha, n, vector = (
@@ -244,7 +284,7 @@ def table():
                 f"{cpp_enum('layout', layout)}, ScaleLayout::Linear, "
                 f"{cpp_enum('output', out)}, {'true' if alpha else 'false'}, "
                 f"{n or 1}, {'false' if n is None else 'true'}, "
-                f"{cpp_enum('vector', vector)}}},")
+                f"{cpp_enum('vector', vector)}, {NOT_QUANTIZER}}},")
     lines.append("}")
     lines.append("const SimKernel kSimKernels[] = {")
     lines += entries
