@@ -33,9 +33,11 @@ for dir in "$suite"/*/; do
       "$out/verify_$variant.jsonl" || true) of $(ls "$dir"/*.json | wc -l)"
   fi
   # Weak inputs (few distinct values: the fastest decode) need e2m1
-  # vectors; 16-bit vectors take Full.
+  # vectors; 16-bit vectors and the quantizers take Full.
   dist=weak
-  if grep -qE '"vector": *"b?f16"' "$dir"/*.json; then dist=full; fi
+  if grep -qE '"vector": *"b?f16"|"op": *"(de)?quantize' "$dir"/*.json; then
+    dist=full
+  fi
   for flush in ${NVFP4_SUITE_FLUSH:-clean dirty}; do
     "$run" --bench --json --flush "$flush" --dist "$dist" \
       --reps "${NVFP4_SUITE_REPS:-200}" "$dir"/*.json \

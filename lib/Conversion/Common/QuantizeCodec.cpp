@@ -42,13 +42,19 @@ BlockQuantizer mlir::nvfp4::buildBlockQuantizer(OpBuilder &b, Location loc,
   return q;
 }
 
+Value mlir::nvfp4::buildQuantizeBits(OpBuilder &b, Location loc,
+                                     const BlockQuantizer &q, Value x) {
+  return buildEncodeE2M1Bits(b, loc,
+                             arith::MulFOp::create(b, loc, x, q.multiplier));
+}
+
 Value mlir::nvfp4::buildQuantizeValue(OpBuilder &b, Location loc,
                                       const BlockQuantizer &q, Value x) {
-  Value scaled = arith::MulFOp::create(b, loc, x, q.multiplier);
   // +0 codes whatever the signs.
+  ScalarOps o{b, loc};
   return arith::SelectOp::create(b, loc, q.isZero,
                                  arith::ConstantIntOp::create(b, loc, 0, 8),
-                                 buildEncodeE2M1(b, loc, scaled));
+                                 o.trunc8(buildQuantizeBits(b, loc, q, x)));
 }
 
 namespace {

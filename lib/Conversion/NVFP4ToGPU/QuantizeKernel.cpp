@@ -19,8 +19,8 @@
 // stores it and resets the globals for the next launch. A max is exact in
 // any order, so the result does not depend on scheduling.
 //
-// dequantize: a thread reads its block's codes and scale and writes its B
-// values in 16-byte stores.
+// dequantize: a thread writes one 16-byte chunk of the output (8 or 4
+// values), reading their codes and their block's scale.
 //
 //===----------------------------------------------------------------------===//
 
@@ -198,15 +198,15 @@ QuantizeGrid quantizeGrid(QuantizeOp op) {
   return {s.rows, cols};
 }
 
-/// Packs i8 e2m1 codes (low nibbles) into i32 words, code 2i in the low
-/// nibble of byte i.
-SmallVector<Value> packCodes(ScalarOps &o, ArrayRef<Value> codes) {
+/// Packs i32 e2m1 codes (0 to 15) into i32 words, code 2i in the low
+/// nibble of byte i; `keep` is all ones, or 0 for a block of +0 codes.
+SmallVector<Value> packCodes(ScalarOps &o, ArrayRef<Value> codes, Value keep) {
   SmallVector<Value> words;
   for (size_t w = 0; w < codes.size() / 8; ++w) {
-    Value word = o.zext32(codes[8 * w]);
+    Value word = codes[8 * w];
     for (int64_t i = 1; i < 8; ++i)
-      word = o.ori(word, o.shl(o.zext32(codes[8 * w + i]), 4 * i));
-    words.push_back(word);
+      word = o.ori(word, o.shl(codes[8 * w + i], 4 * i));
+    words.push_back(arith::AndIOp::create(o.b, o.loc, word, keep));
   }
   return words;
 }
@@ -251,8 +251,10 @@ void buildQuantizeBody(OpBuilder &b, gpu::GPUFuncOp kernel, QuantizeOp op) {
   buildStoreScaleBits(b, loc, q.scaleBits, scales, scaleIndices);
   SmallVector<Value> codes;
   for (Value x : values)
-    codes.push_back(buildQuantizeValue(b, loc, q, x));
-  SmallVector<Value> words = packCodes(o, codes);
+    codes.push_back(buildQuantizeBits(b, loc, q, x));
+  // The zero test once a word of eight codes, not once a code.
+  Value keep = o.select(q.isZero, o.i32(0), o.i32(-1));
+  SmallVector<Value> words = packCodes(o, codes, keep);
   auto wordsType = VectorType::get({int64_t(words.size())}, b.getI32Type());
   Value packed = vector::FromElementsOp::create(b, loc, wordsType, words);
   Value bytes = vector::BitCastOp::create(
@@ -473,6 +475,11 @@ struct QuantizeToGPU : public OpRewritePattern<QuantizeOp> {
 // dequantize
 //===----------------------------------------------------------------------===//
 
+/// Values of `outType` in one 16-byte store.
+int64_t valuesPerStore(Type outType) {
+  return kLoadBytes * 8 / outType.getIntOrFloatBitWidth();
+}
+
 void buildDequantizeBody(OpBuilder &b, gpu::GPUFuncOp kernel, DequantizeOp op) {
   Block &entry = kernel.getBody().front();
   OpBuilder::InsertionGuard guard(b);
@@ -481,39 +488,37 @@ void buildDequantizeBody(OpBuilder &b, gpu::GPUFuncOp kernel, DequantizeOp op) {
   Value data = entry.getArgument(0), scales = entry.getArgument(1),
         output = entry.getArgument(2);
   ScaleFormat format = op.getFormat();
-  int64_t block = getBlockSize(format);
   ValuesShape s = valuesShape(op.getOutput());
-  int64_t cols = s.k / block;
+  Type outType = elementType(op.getOutput());
+  int64_t perThread = valuesPerStore(outType);
 
+  // A thread writes one 16-byte chunk of the output, so that a warp's
+  // stores are 512 contiguous bytes.
   auto [thread, batch] = threadIndex(b, loc);
-  guardThreads(b, loc, thread, s.rows * cols);
-  IV row = thread / cols, col = thread % cols;
+  guardThreads(b, loc, thread, s.rows * s.k / perThread);
+  IV first = thread * perThread;
+  IV row = first / s.k, k = first % s.k;
   Value bytes = vector::LoadOp::create(
-      b, loc, VectorType::get({block / 2}, b.getI8Type()), data,
-      ValueRange{batch, row, col * (block / 2)}, /*nontemporal=*/false,
-      llvm::MaybeAlign(block / 2));
-  Value scale = buildLoadScale(b, loc, scales, op.getLayout(), format,
-                               /*isVector=*/false, batch, row, col);
+      b, loc, VectorType::get({perThread / 2}, b.getI8Type()), data,
+      ValueRange{batch, row, k / 2}, /*nontemporal=*/false,
+      llvm::MaybeAlign(perThread / 2));
+  Value scale =
+      buildLoadScale(b, loc, scales, op.getLayout(), format,
+                     /*isVector=*/false, batch, row, k / getBlockSize(format));
   Value gs;
   if (op.getGlobalScale())
     gs = memref::LoadOp::create(b, loc, entry.getArgument(3), ValueRange{});
-  Type outType = elementType(op.getOutput());
   SmallVector<Value> values;
-  for (int64_t i = 0; i < block / 2; ++i) {
+  for (int64_t i = 0; i < perThread / 2; ++i) {
     auto [lo, hi] = buildDecodeE2M1Pair(
         b, loc, vector::ExtractOp::create(b, loc, bytes, i));
     for (Value v : {lo, hi})
       values.push_back(buildDequantizeValue(b, loc, v, scale, gs, outType));
   }
-  int64_t perStore = kLoadBytes * 8 / outType.getIntOrFloatBitWidth();
-  auto chunkType = VectorType::get({perStore}, outType);
-  for (int64_t i = 0; i < block; i += perStore) {
-    Value chunk = vector::FromElementsOp::create(
-        b, loc, chunkType, ArrayRef(values).slice(i, perStore));
-    vector::StoreOp::create(
-        b, loc, chunk, output, ValueRange{batch, row, col * block + i},
-        /*nontemporal=*/false, llvm::MaybeAlign(kLoadBytes));
-  }
+  Value chunk = vector::FromElementsOp::create(
+      b, loc, VectorType::get({perThread}, outType), values);
+  vector::StoreOp::create(b, loc, chunk, output, ValueRange{batch, row, k},
+                          /*nontemporal=*/false, llvm::MaybeAlign(kLoadBytes));
   b.setInsertionPointToEnd(&entry);
   gpu::ReturnOp::create(b, loc);
 }
@@ -528,8 +533,8 @@ struct DequantizeToGPU : public OpRewritePattern<DequantizeOp> {
         failed(checkKernelOperands(op, op.getOutput())))
       return failure();
     ValuesShape s = valuesShape(op.getOutput());
-    int64_t gridX =
-        lay::ceilDiv(s.rows * (s.k / getBlockSize(op.getFormat())), kThreads);
+    int64_t gridX = lay::ceilDiv(
+        s.rows * s.k / valuesPerStore(elementType(op.getOutput())), kThreads);
     if (failed(checkGridSize(op, gridX, s.l)))
       return failure();
     bool twoLevel = op.getGlobalScale() != nullptr;

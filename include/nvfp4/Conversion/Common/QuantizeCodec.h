@@ -35,6 +35,11 @@ BlockQuantizer buildBlockQuantizer(OpBuilder &b, Location loc,
 /// The i8 e2m1 code (low four bits) of the f32 `x` of a block.
 Value buildQuantizeValue(OpBuilder &b, Location loc, const BlockQuantizer &q,
                          Value x);
+/// The code of `x` as an i32 (0 to 15) before the block's zero test, which
+/// the caller applies (buildQuantizeValue does, per value; a kernel may
+/// mask a word of packed codes at once).
+Value buildQuantizeBits(OpBuilder &b, Location loc, const BlockQuantizer &q,
+                        Value x);
 
 /// The dequantized value of an e2m1 value (f32) with its block's decoded
 /// `scale`, divided by `gs` when given (null: single-level), rounded once to
