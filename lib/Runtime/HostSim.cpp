@@ -514,4 +514,16 @@ int32_t nvfp4sim_f32_to_bf16(int32_t f32Bits) {
   return nvfp4::formats::encodeBF16(x);
 }
 
+// The host code of a kernel does bf16 arithmetic (a quantizer's max.bf16x2)
+// in f32 and rounds back with this compiler-runtime routine, which the
+// libgcc of GCC 12 lacks. Rounds to nearest even, as the routine does. A
+// bf16 is returned in the low 16 bits of xmm0 (x86-64 psABI), where a float
+// is returned too; clang 14 has no bf16 type to spell that with.
+float __truncsfbf2(float x) {
+  uint32_t bits = nvfp4::formats::encodeBF16(x);
+  float result;
+  std::memcpy(&result, &bits, sizeof(result));
+  return result;
+}
+
 } // extern "C"

@@ -116,29 +116,73 @@ DictionaryAttr launchInfo(OpBuilder &b, gpu::GPUFuncOp kernel, StringRef chip,
   return attrs.getDictionary(b.getContext());
 }
 
-/// The f32 values of memref[l, r, k .. k + count) (f32, f16 or bf16 values
-/// whose first is 16-byte aligned), read in 16-byte vectors.
-SmallVector<Value> loadValuesAsF32(OpBuilder &b, Location loc, Value memref,
-                                   Value l, Value r, IV k, int64_t count) {
+/// Values of memref[l, r, k .. k + count) (f32, f16 or bf16 values whose
+/// first is 16-byte aligned), read in 16-byte vectors: the vectors as read
+/// and the values as f32.
+struct LoadedValues {
+  SmallVector<Value> vectors;
+  SmallVector<Value> f32;
+};
+
+LoadedValues loadValues(OpBuilder &b, Location loc, Value memref, Value l,
+                        Value r, IV k, int64_t count) {
   Type element = elementType(memref);
   int64_t perLoad = kLoadBytes * 8 / element.getIntOrFloatBitWidth();
-  SmallVector<Value> values;
+  LoadedValues loaded;
   for (int64_t i = 0; i < count; i += perLoad) {
     Value v = vector::LoadOp::create(
         b, loc, VectorType::get({perLoad}, element), memref,
         ValueRange{l, r, k + i}, /*nontemporal=*/false,
         llvm::MaybeAlign(kLoadBytes));
+    loaded.vectors.push_back(v);
     if (!element.isF32())
       v = arith::ExtFOp::create(b, loc,
                                 VectorType::get({perLoad}, b.getF32Type()), v);
     for (int64_t j = 0; j < perLoad; ++j)
-      values.push_back(vector::ExtractOp::create(b, loc, v, j));
+      loaded.f32.push_back(vector::ExtractOp::create(b, loc, v, j));
   }
-  return values;
+  return loaded;
 }
 
 /// max(0, |x| for x in xs) by a tree of maxNum (exact, so in any order; the
 /// 0 makes a block of NaNs give 0 as the CPU loop starting from 0 does).
+Value maxAbs(OpBuilder &b, Location loc, ArrayRef<Value> xs);
+
+/// max(0, |x|) over the loaded values. 16-bit values are compared as they
+/// were read, two a max.bf16x2 / max.f16x2 (exact: the maximum of the
+/// widened values is the widened maximum), halving the work.
+Value blockMaxAbs(OpBuilder &b, Location loc, const LoadedValues &loaded) {
+  auto type = cast<VectorType>(loaded.vectors.front().getType());
+  if (type.getElementType().isF32())
+    return maxAbs(b, loc, loaded.f32);
+  auto bitsType = VectorType::get(type.getShape(), b.getI16Type());
+  Value signMask = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(bitsType, b.getI16IntegerAttr(0x7FFF)));
+  Value max;
+  for (Value v : loaded.vectors) {
+    Value bits = vector::BitCastOp::create(b, loc, bitsType, v);
+    Value abs = vector::BitCastOp::create(
+        b, loc, type, arith::AndIOp::create(b, loc, bits, signMask));
+    max = max ? buildMaxNum(b, loc, max, abs) : abs;
+  }
+  // Halve the vector until two values are left.
+  for (int64_t n = type.getNumElements() / 2; n >= 2; n /= 2) {
+    SmallVector<int64_t> lo, hi;
+    for (int64_t i = 0; i < n; ++i) {
+      lo.push_back(i);
+      hi.push_back(n + i);
+    }
+    max = buildMaxNum(b, loc, vector::ShuffleOp::create(b, loc, max, max, lo),
+                      vector::ShuffleOp::create(b, loc, max, max, hi));
+  }
+  SmallVector<Value> pair;
+  for (int64_t i = 0; i < 2; ++i)
+    pair.push_back(arith::ExtFOp::create(
+        b, loc, b.getF32Type(),
+        vector::ExtractOp::create(b, loc, max, i).getResult()));
+  return maxAbs(b, loc, pair);
+}
+
 Value maxAbs(OpBuilder &b, Location loc, ArrayRef<Value> xs) {
   // |x| by clearing the sign bit (the NVVM lowering takes no fabs).
   ScalarOps o{b, loc};
@@ -241,16 +285,16 @@ void buildQuantizeBody(OpBuilder &b, gpu::GPUFuncOp kernel, QuantizeOp op) {
     b.setInsertionPointToStart(ifInside.thenBlock());
   }
 
-  SmallVector<Value> values =
-      loadValuesAsF32(b, loc, input, batch, row, col * block, block);
+  LoadedValues loaded =
+      loadValues(b, loc, input, batch, row, col * block, block);
   Value gs = o.f32(1.0f);
   if (op.getGlobalScale())
     gs = memref::LoadOp::create(b, loc, entry.getArgument(3), ValueRange{});
   BlockQuantizer q =
-      buildBlockQuantizer(b, loc, format, maxAbs(b, loc, values), gs);
+      buildBlockQuantizer(b, loc, format, blockMaxAbs(b, loc, loaded), gs);
   buildStoreScaleBits(b, loc, q.scaleBits, scales, scaleIndices);
   SmallVector<Value> codes;
-  for (Value x : values)
+  for (Value x : loaded.f32)
     codes.push_back(buildQuantizeBits(b, loc, q, x));
   // The zero test once a word of eight codes, not once a code.
   Value keep = o.select(q.isZero, o.i32(0), o.i32(-1));
