@@ -17,6 +17,14 @@ operand. A scale layout conversion is
 
     convert:ROWSxCOLSxL:e4m3|ue8m0:FROM:TO
 
+and a quantization or its inverse, of ROWS x K values a batch:
+
+    quantize:ROWSxKxL:FORMAT:LAYOUT:f32|f16|bf16[:2l]
+    dequantize:ROWSxKxL:FORMAT:LAYOUT:f32|f16|bf16[:gs]
+
+where `2l` (NVFP4 only) writes the two-level global scale and `gs` reads
+one.
+
 Operand shapes follow the nvfp4 op documentation (batch outermost). A
 malformed spec raises SpecError; the command line prints it and exits 1.
 """
@@ -178,9 +186,63 @@ def convert_function(spec, name=None):
             f" : {s} to {d}\n  return\n}}\n")
 
 
+def parse_quantize(spec):
+    """(op, rows, k, l, format, layout, element type, global scale) of a
+    quantize or dequantize spec."""
+    fields = spec.split(":")
+    op = fields[0]
+    flag = "2l" if op == "quantize" else "gs"
+    if len(fields) not in (5, 6) or (len(fields) == 6 and fields[5] != flag):
+        raise SpecError(f"expected {op}:ROWSxKxL:FORMAT:LAYOUT:TYPE[:{flag}], "
+                        f"got '{spec}'")
+    rows, k, l = parse_shape(fields[1], spec)
+    fmt, layout, elem = fields[2:5]
+    if fmt not in FORMATS:
+        raise SpecError(f"unknown format '{fmt}' in '{spec}'")
+    if layout not in LAYOUTS:
+        raise SpecError(f"unknown layout '{layout}' in '{spec}'")
+    if elem not in OUTPUTS:
+        raise SpecError(f"unknown element type '{elem}' in '{spec}'")
+    block = FORMATS[fmt][0]
+    if k % block:
+        raise SpecError(f"K = {k} is no multiple of the {fmt} block ({block}) "
+                        f"in '{spec}'")
+    two_level = len(fields) == 6
+    if two_level and fmt != "nvfp4":
+        raise SpecError(f"only nvfp4 has a global scale, in '{spec}'")
+    return op, rows, k, l, fmt, layout, elem, two_level
+
+
+def quantize_function(spec, name=None):
+    op, rows, k, l, fmt, layout, elem, two_level = parse_quantize(spec)
+    values = memref([l, rows, k], elem)
+    data = memref([l, rows, k // 2], "i8")
+    block, scale_elem = FORMATS[fmt]
+    scales = scale_memref(layout, rows, k // block, l, scale_elem)
+    gs_param = ", %gs: memref<f32>" if two_level else ""
+    gs_use = " global_scale(%gs)" if two_level else ""
+    gs_type = ", memref<f32>" if two_level else ""
+    suffix = (":" + spec.split(":")[5]) if two_level else ""
+    name = name or (f"{op}_{rows}x{k}x{l}_{fmt}_{layout}_{elem}"
+                    + suffix.replace(":", "_"))
+    if op == "quantize":
+        return (f"func.func @{name}(%x: {values}, %q: {data}, %s: {scales}"
+                f"{gs_param}) {{\n"
+                f"  nvfp4.quantize <{fmt}> <{layout}> %x into %q, %s{gs_use}\n"
+                f"      : {values} into {data}, {scales}{gs_type}\n"
+                f"  return\n}}\n")
+    return (f"func.func @{name}(%q: {data}, %s: {scales}, %y: {values}"
+            f"{gs_param}) {{\n"
+            f"  nvfp4.dequantize <{fmt}> <{layout}> %q, %s{gs_use} into %y\n"
+            f"      : {data}, {scales}{gs_type} into {values}\n"
+            f"  return\n}}\n")
+
+
 def function(spec, name=None):
     if spec.startswith("convert:"):
         return convert_function(spec, name)
+    if spec.startswith(("quantize:", "dequantize:")):
+        return quantize_function(spec, name)
     return gemv_function(spec, name)
 
 

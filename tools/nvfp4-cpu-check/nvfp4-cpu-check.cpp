@@ -189,6 +189,8 @@ int main(int argc, char **argv) {
         checkRequantize(stats, rng, v, s.rows, s.k, s.l);
     }
 
+  checkE2M1Encoder(stats, rng);
+
   // Dequantize, every variant.
   for (const QShape &s : qshapes)
     for (ScaleFormat f : {ScaleFormat::NVFP4, ScaleFormat::MXFP4})

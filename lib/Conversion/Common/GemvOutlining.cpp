@@ -11,6 +11,8 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/Pass.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::nvfp4;
 namespace schema = ::nvfp4::manifest;
@@ -51,6 +53,41 @@ gpu::GPUModuleOp mlir::nvfp4::createKernelModule(RewriterBase &rewriter,
                                             rewriter.getArrayAttr({target}));
   SymbolTable(module).insert(gpuModule); // renames on a clash
   return gpuModule;
+}
+
+gpu::GPUFuncOp mlir::nvfp4::createBufferKernel(RewriterBase &b, ModuleOp module,
+                                               Location loc, StringRef name,
+                                               StringRef chip,
+                                               ValueRange buffers,
+                                               int64_t threads) {
+  OpBuilder::InsertionGuard guard(b);
+  gpu::GPUModuleOp gpuModule = createKernelModule(b, module, loc, name, chip);
+  b.setInsertionPointToStart(gpuModule.getBody());
+  auto kernel = gpu::GPUFuncOp::create(
+      b, loc, gpuModule.getName(), b.getFunctionType(buffers.getTypes(), {}));
+  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  kernel.setKnownBlockSizeAttr(
+      b.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
+  return kernel;
+}
+
+void mlir::nvfp4::launchBufferKernel(RewriterBase &b, Operation *op,
+                                     gpu::GPUFuncOp kernel, int64_t gridX,
+                                     int64_t gridY, ValueRange args,
+                                     DictionaryAttr info) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(op);
+  Location loc = op->getLoc();
+  auto cst = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  int64_t threads = (*kernel.getKnownBlockSize())[0];
+  auto launch = gpu::LaunchFuncOp::create(
+      b, loc, kernel, gpu::KernelDim3{cst(gridX), cst(gridY), cst(1)},
+      gpu::KernelDim3{cst(threads), cst(1), cst(1)},
+      /*dynamicSharedMemorySize=*/Value(), args);
+  launch->setAttr(kLaunchAttrName, info);
+  finishKernel(b, kernel, info);
 }
 
 gpu::GPUFuncOp mlir::nvfp4::createGemvKernel(RewriterBase &b, ModuleOp module,
@@ -158,12 +195,15 @@ void mlir::nvfp4::finishKernel(OpBuilder &b, gpu::GPUFuncOp kernel,
   // The signature: the manifest's fields as JSON bytes in a global of the
   // kernel module, which the runner compares with the manifest. Optional
   // keys (a gemv's tensor_maps) are signed when the launch has them.
-  auto op = info.getAs<StringAttr>(schema::key::Op);
+  auto opName = info.getAs<StringAttr>(schema::key::Op);
+  std::vector<const char *> ops = schema::spellings(schema::key::Op);
+  auto opIndex = llvm::find_if(ops, [&](const char *name) {
+    return opName && opName.getValue() == name;
+  });
+  assert(opIndex != ops.end() && "a launch names one of the schema's ops");
   llvm::json::Object fields;
-  for (const char *key : schema::signatureKeys(
-           op && op.getValue() == schema::name(schema::Op::Gemv)
-               ? schema::Op::Gemv
-               : schema::Op::ConvertScaleLayout))
+  for (const char *key :
+       schema::signatureKeys(schema::Op(opIndex - ops.begin())))
     if (Attribute value = info.get(key))
       fields[key] = launchValueToJson(value);
   std::string text;
@@ -177,6 +217,15 @@ void mlir::nvfp4::finishKernel(OpBuilder &b, gpu::GPUFuncOp kernel,
                          schema::signatureSymbol(kernel.getName()),
                          b.getStringAttr(text), /*alignment=*/1,
                          /*addrSpace=*/1);
+}
+
+LogicalResult mlir::nvfp4::checkGridSize(Operation *op, int64_t gridX,
+                                         int64_t gridY) {
+  if (gridX <= std::numeric_limits<int32_t>::max() && gridY <= 65535)
+    return success();
+  return op->emitOpError() << "needs a grid of " << gridX << " x " << gridY
+                           << " CTAs, more than CUDA allows (2^31 - 1 x "
+                              "65535)";
 }
 
 LogicalResult mlir::nvfp4::checkOptionsCopied(Operation *op, Pass &self,
@@ -229,17 +278,6 @@ LogicalResult mlir::nvfp4::checkOneVectorGemv(GemvOp op, StringRef lowering) {
     return diag;
   }
   return success();
-}
-
-LogicalResult mlir::nvfp4::reportOpsWithoutGpuLowering(Operation *root) {
-  bool found = false;
-  root->walk([&](Operation *op) {
-    if (!isa<QuantizeOp, DequantizeOp>(op))
-      return;
-    op->emitOpError("has no GPU lowering; --nvfp4-cpu-pipeline lowers it");
-    found = true;
-  });
-  return failure(found);
 }
 
 LogicalResult

@@ -13,14 +13,13 @@
 #include "ConvertScaleLayoutKernel.h"
 
 #include "nvfp4/Conversion/Common/Codec.h"
+#include "nvfp4/Conversion/Common/GemvOutlining.h"
 #include "nvfp4/Conversion/Common/IndexValue.h"
 #include "nvfp4/Support/ScaleLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-
-#include <limits>
 
 using namespace mlir;
 using namespace mlir::nvfp4;
@@ -78,12 +77,8 @@ mlir::nvfp4::resolveConvertLaunch(ConvertScaleLayoutOp op) {
   ConvertLaunch launch;
   launch.gridX = lay::ceilDiv(batchBytes, kConvertThreads);
   launch.gridY = dst.getDimSize(0);
-  if (launch.gridX > std::numeric_limits<int32_t>::max() ||
-      launch.gridY > 65535)
-    return op.emitOpError()
-           << "needs a grid of " << launch.gridX << " x " << launch.gridY
-           << " CTAs, more than CUDA allows (2^31 - 1 x "
-              "65535)";
+  if (failed(checkGridSize(op, launch.gridX, launch.gridY)))
+    return failure();
   return launch;
 }
 

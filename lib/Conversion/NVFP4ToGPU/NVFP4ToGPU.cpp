@@ -1,7 +1,7 @@
 //===- NVFP4ToGPU.cpp - the convert-nvfp4-to-gpu pass ---------------------===//
 //
-// Outlines every nvfp4.gemv and nvfp4.convert_scale_layout into its own
-// gpu.module (one PTX file, one kernel) and launches it with
+// Outlines every nvfp4 op into its own gpu.module (one PTX file, one
+// kernel; two for a two-level quantize) and launches it with
 // gpu.launch_func. The launch carries an
 // `nvfp4.launch` dictionary, everything a runtime without MLIR needs to
 // launch the kernel; nvfp4-export-kernels turns it into a manifest.
@@ -11,6 +11,7 @@
 #include "ConvertScaleLayoutKernel.h"
 #include "GemvKernel.h"
 #include "KernelConfig.h"
+#include "QuantizeKernel.h"
 #include "TmaCopy.h"
 
 #include "nvfp4/Conversion/Common/GemvOutlining.h"
@@ -165,37 +166,15 @@ struct ConvertScaleLayoutLowering
     FailureOr<ConvertLaunch> launchDims = resolveConvertLaunch(op);
     if (failed(launchDims))
       return failure();
-    Location loc = op.getLoc();
     auto module = op->getParentOfType<ModuleOp>();
-    gpu::GPUModuleOp gpuModule =
-        createKernelModule(rewriter, module, loc, kernelName(op), chip);
-    std::string name = gpuModule.getName().str();
-
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(gpuModule.getBody());
-    auto kernel = gpu::GPUFuncOp::create(
-        rewriter, loc, name,
-        rewriter.getFunctionType(
-            {op.getSource().getType(), op.getDest().getType()}, {}));
-    kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
-                    rewriter.getUnitAttr());
-    kernel.setKnownBlockSizeAttr(rewriter.getDenseI32ArrayAttr(
-        {static_cast<int32_t>(launchDims->threads()), 1, 1}));
+    gpu::GPUFuncOp kernel = createBufferKernel(
+        rewriter, module, op.getLoc(), kernelName(op), chip,
+        {op.getSource(), op.getDest()}, launchDims->threads());
     buildConvertScaleLayoutKernelBody(rewriter, kernel, op);
-
-    rewriter.setInsertionPoint(op);
-    auto cst = [&](int64_t v) {
-      return arith::ConstantIndexOp::create(rewriter, loc, v).getResult();
-    };
-    auto launch = gpu::LaunchFuncOp::create(
-        rewriter, loc, kernel,
-        gpu::KernelDim3{cst(launchDims->gridX), cst(launchDims->gridY), cst(1)},
-        gpu::KernelDim3{cst(launchDims->threads()), cst(1), cst(1)},
-        /*dynamicSharedMemorySize=*/Value(),
-        ValueRange{op.getSource(), op.getDest()});
-    DictionaryAttr info = launchInfo(rewriter, op, name, chip, *launchDims);
-    launch->setAttr(kLaunchAttrName, info);
-    finishKernel(rewriter, kernel, info);
+    launchBufferKernel(
+        rewriter, op, kernel, launchDims->gridX, launchDims->gridY,
+        {op.getSource(), op.getDest()},
+        launchInfo(rewriter, op, kernel.getName(), chip, *launchDims));
     rewriter.eraseOp(op);
     return success();
   }
@@ -236,9 +215,6 @@ struct ConvertNVFP4ToGPUPass
     if (failed(checkOptionsCopied(module, *this,
                                   *createConvertNVFP4ToGPU(options))))
       return signalPassFailure();
-    // Ops no pattern here lowers are errors, reported with the patterns'
-    // own, so that one run names every op the GPU cannot take.
-    bool unsupported = failed(reportOpsWithoutGpuLowering(module));
     RewritePatternSet patterns(&getContext());
     populateNVFP4ToGPUConversionPatterns(patterns, options);
     // One walk in program order, so kernels appear in the order of their
@@ -248,7 +224,7 @@ struct ConvertNVFP4ToGPUPass
       return isa<NVFP4Dialect>(op->getDialect()) ? WalkResult::interrupt()
                                                  : WalkResult::advance();
     });
-    if (unsupported || left.wasInterrupted())
+    if (left.wasInterrupted())
       signalPassFailure();
   }
 };
@@ -259,6 +235,7 @@ void mlir::nvfp4::populateNVFP4ToGPUConversionPatterns(
     RewritePatternSet &patterns, const ConvertNVFP4ToGPUOptions &options) {
   patterns.add<GemvLowering>(patterns.getContext(), options);
   patterns.add<ConvertScaleLayoutLowering>(patterns.getContext(), options.chip);
+  populateQuantizeToGPUPatterns(patterns, options.chip);
 }
 
 FailureOr<ConvertNVFP4ToGPUOptions> mlir::nvfp4::parseConvertNVFP4ToGPUOptions(

@@ -37,23 +37,6 @@ SmallVector<Value> mlir::nvfp4::buildDims(OpBuilder &b, Location loc,
   return dims;
 }
 
-std::pair<Value, Value>
-mlir::nvfp4::buildDecodeE2M1Pair(OpBuilder &b, Location loc, Value byte) {
-  Value lo = buildDecodeE2M1(b, loc, byte);
-  Value hi = buildDecodeE2M1(
-      b, loc,
-      arith::ShRUIOp::create(b, loc, byte,
-                             arith::ConstantIntOp::create(b, loc, 4, 8)));
-  return {lo, hi};
-}
-
-Value mlir::nvfp4::buildTruncF32(OpBuilder &b, Location loc, Value x,
-                                 Type type) {
-  if (type.isF32())
-    return x;
-  return arith::TruncFOp::create(b, loc, type, x);
-}
-
 void mlir::nvfp4::populateNVFP4ToLoopsPatterns(RewritePatternSet &patterns) {
   populateGemvToLoopsPatterns(patterns);
   populateQuantizeToLoopsPatterns(patterns);

@@ -15,10 +15,23 @@
 
 #include "mlir/IR/Builders.h"
 
+#include <utility>
+
 namespace mlir::nvfp4 {
 
 /// f32 value of the e2m1 code in the low four bits of the i8 `code`.
 Value buildDecodeE2M1(OpBuilder &b, Location loc, Value code);
+/// IEEE maxNum / minNum of two f32 values (a NaN operand gives the other).
+/// Built as the LLVM intrinsics: arith.maxnumf would become a libdevice
+/// call in the NVVM lowering, which neither the host simulation nor a
+/// machine without a CUDA toolkit can resolve.
+Value buildMaxNum(OpBuilder &b, Location loc, Value x, Value y);
+Value buildMinNum(OpBuilder &b, Location loc, Value x, Value y);
+/// f32 values of the low and high e2m1 codes of the i8 `byte`.
+std::pair<Value, Value> buildDecodeE2M1Pair(OpBuilder &b, Location loc,
+                                            Value byte);
+/// Rounds the f32 `x` to `type` (f16, bf16: nearest even; f32: itself).
+Value buildTruncF32(OpBuilder &b, Location loc, Value x, Type type);
 /// f32 value of a scale, given as its i8 storage byte.
 Value buildDecodeScale(OpBuilder &b, Location loc, Value bits,
                        ScaleFormat format);

@@ -28,6 +28,19 @@ gpu::GPUModuleOp createKernelModule(RewriterBase &rewriter, ModuleOp module,
                                     Location loc, StringRef name,
                                     StringRef chip);
 
+/// A new kernel module (createKernelModule) holding an empty kernel named
+/// like it that takes `buffers` (memrefs, passed as bare pointers) and runs
+/// `threads` threads a CTA.
+gpu::GPUFuncOp createBufferKernel(RewriterBase &rewriter, ModuleOp module,
+                                  Location loc, StringRef name, StringRef chip,
+                                  ValueRange buffers, int64_t threads);
+
+/// Launches `kernel` on (gridX, gridY, 1) CTAs with `args` before `op`,
+/// carrying `info` as nvfp4.launch, and finishes the kernel (finishKernel).
+void launchBufferKernel(RewriterBase &rewriter, Operation *op,
+                        gpu::GPUFuncOp kernel, int64_t gridX, int64_t gridY,
+                        ValueRange args, DictionaryAttr info);
+
 /// A new kernel module (createKernelModule) holding an empty kernel with the
 /// gemv ABI and `threads` threads.
 gpu::GPUFuncOp createGemvKernel(RewriterBase &rewriter, ModuleOp module,
@@ -56,6 +69,10 @@ void replaceGemvWithLaunch(RewriterBase &rewriter, GemvOp op,
 LogicalResult checkGpuSizes(Operation *op,
                             ArrayRef<std::pair<StringRef, int64_t>> sizes);
 
+/// A located error unless a grid of gridX x gridY CTAs is within CUDA's
+/// limits (2^31 - 1 x 65535).
+LogicalResult checkGridSize(Operation *op, int64_t gridX, int64_t gridY);
+
 /// Fails with an error on `op` unless `rebuilt` (the pass created from the
 /// options struct `self` hands its patterns) prints the same option values
 /// as `self`: an option a pass forgot to copy into its struct would
@@ -72,10 +89,6 @@ SmallVector<Value> gemvBufferOperands(GemvOp op);
 /// Fails with an error on `op` unless it is the one form `lowering` (its
 /// name in words) implements: one vector of packed e2m1 (b [L, K/2]).
 LogicalResult checkOneVectorGemv(GemvOp op, StringRef lowering);
-
-/// Reports a located error on every nvfp4 op under `root` that no GPU
-/// lowering implements (quantize, dequantize); fails if there is one.
-LogicalResult reportOpsWithoutGpuLowering(Operation *root);
 
 /// Gives `kernel` what makes its manifest checkable against the PTX: its
 /// block size as .reqntid (in place of known_block_size) and a global

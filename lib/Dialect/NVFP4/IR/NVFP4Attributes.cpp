@@ -108,7 +108,17 @@ LogicalResult verifyLaunch(Operation *op, Attribute value) {
     vector = static_cast<::nvfp4::ref::VectorElement>(
         llvm::find(vectors, spelled) - vectors.begin());
   }
-  schema::ParamSet set = schema::params(kindOp, vector);
+  // A quantizer's global_scale parameter exactly when it is two-level.
+  bool twoLevel = false;
+  if (Attribute field = info.get(schema::key::GlobalScale)) {
+    auto flag = dyn_cast<BoolAttr>(field);
+    if (!flag)
+      return op->emitOpError()
+             << kLaunchAttrName << " \"" << schema::key::GlobalScale
+             << "\" must be a boolean";
+    twoLevel = flag.getValue();
+  }
+  schema::ParamSet set = schema::params(kindOp, vector, twoLevel);
   std::vector<schema::Param> all = set.required;
   all.insert(all.end(), set.optional.begin(), set.optional.end());
   auto params = info.getAs<ArrayAttr>(schema::key::Params);
@@ -122,6 +132,9 @@ LogicalResult verifyLaunch(Operation *op, Attribute value) {
   std::string taker = schema::name(kindOp);
   if (kindOp == schema::Op::Gemv)
     taker += std::string(" of ") + ::nvfp4::ref::name(vector) + " vectors";
+  if ((kindOp == schema::Op::Quantize || kindOp == schema::Op::Dequantize) &&
+      !twoLevel)
+    taker += " without a global scale";
   for (StringRef entry : params.getAsValueRange<StringAttr>())
     if (llvm::none_of(all, [&](schema::Param param) {
           return entry == schema::name(param);

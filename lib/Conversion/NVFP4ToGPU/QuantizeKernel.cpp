@@ -1,0 +1,576 @@
+//===- QuantizeKernel.cpp - quantize and dequantize GPU kernels -----------===//
+//
+// One thread a block of B values (16 for NVFP4, 32 for MXFP4), consecutive
+// threads on consecutive blocks of a row, so that a warp's 16-byte loads and
+// its stores of codes cover contiguous memory. The arithmetic is the CPU
+// lowering's (QuantizeCodec.h), hence the same bytes.
+//
+// quantize: a thread loads its block, takes max |x|, writes the scale byte
+// and the B/2 bytes of codes. For the blocked layout the grid covers the
+// padded rows and columns; a thread at a padding position writes its zero
+// scale byte and nothing else, so no separate fill is needed.
+//
+// The global scale of a two-level quantization needs the max over the
+// whole tensor before any block is scaled, so a first kernel streams the
+// input (a grid-stride loop, four 16-byte loads in flight a thread),
+// reduces each CTA's maximum through shuffles and shared memory, and merges
+// it into a module global by an atomic max of its bits (non-negative floats
+// order as their bits do); the last CTA to arrive turns the maximum into gs,
+// stores it and resets the globals for the next launch. A max is exact in
+// any order, so the result does not depend on scheduling.
+//
+// dequantize: a thread reads its block's codes and scale and writes its B
+// values in 16-byte stores.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantizeKernel.h"
+#include "KernelConfig.h"
+
+#include "nvfp4/Conversion/Common/Codec.h"
+#include "nvfp4/Conversion/Common/GemvOutlining.h"
+#include "nvfp4/Conversion/Common/IndexValue.h"
+#include "nvfp4/Conversion/Common/QuantizeCodec.h"
+#include "nvfp4/Conversion/Common/ScalarOps.h"
+#include "nvfp4/Support/Chips.h"
+#include "nvfp4/Support/ManifestSchema.h"
+#include "nvfp4/Support/ScaleLayout.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+namespace schema = ::nvfp4::manifest;
+namespace lay = ::nvfp4::layout;
+
+namespace {
+
+constexpr int64_t kThreads = 256;
+constexpr int64_t kLoadBytes = 16;
+/// The global-scale kernel's 16-byte loads in flight a thread and CTAs an
+/// SM: enough bytes in flight to stream at the memory's rate.
+constexpr int64_t kAmaxLoadsPerThread = 4;
+constexpr int64_t kAmaxCtasPerSM = 8;
+
+/// The values side of a quantize or dequantize: [L, rows, K].
+struct ValuesShape {
+  int64_t l, rows, k;
+};
+
+ValuesShape valuesShape(Value values) {
+  auto type = cast<MemRefType>(values.getType());
+  return {type.getDimSize(0), type.getDimSize(1), type.getDimSize(2)};
+}
+
+std::string typeName(Type type) {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  os << type;
+  return name;
+}
+
+Type elementType(Value memref) {
+  return cast<MemRefType>(memref.getType()).getElementType();
+}
+
+/// A located error unless every operand is a static memref with the
+/// identity layout and the sizes are within the GPU lowering's limits.
+LogicalResult checkKernelOperands(Operation *op, Value values) {
+  for (Value v : op->getOperands()) {
+    auto type = cast<MemRefType>(v.getType());
+    if (!type.hasStaticShape() || !type.getLayout().isIdentity())
+      return op->emitOpError(
+          "needs static, identity-layout memrefs for the GPU lowering");
+  }
+  ValuesShape s = valuesShape(values);
+  return checkGpuSizes(op, {{"rows", s.rows}, {"K", s.k}, {"L", s.l}});
+}
+
+/// The manifest entries of a quantizer kernel: its name and shape first,
+/// then `fields`, then the launch.
+DictionaryAttr launchInfo(OpBuilder &b, gpu::GPUFuncOp kernel, StringRef chip,
+                          schema::Op kind, ValuesShape s,
+                          ArrayRef<NamedAttribute> fields, int64_t gridX,
+                          int64_t gridY, ArrayRef<schema::Param> params) {
+  namespace key = schema::key;
+  NamedAttrList attrs;
+  attrs.append(key::Kernel, b.getStringAttr(kernel.getName()));
+  attrs.append(key::Chip, b.getStringAttr(chip));
+  attrs.append(key::Op, b.getStringAttr(schema::name(kind)));
+  attrs.append(key::Rows, b.getI64IntegerAttr(s.rows));
+  attrs.append(key::K, b.getI64IntegerAttr(s.k));
+  attrs.append(key::L, b.getI64IntegerAttr(s.l));
+  attrs.append(fields);
+  attrs.append(key::Grid, b.getI64ArrayAttr({gridX, gridY, 1}));
+  attrs.append(key::Block, b.getI64ArrayAttr({kThreads, 1, 1}));
+  attrs.append(key::SharedBytes, b.getI64IntegerAttr(0));
+  SmallVector<StringRef> names;
+  for (schema::Param param : params)
+    names.push_back(schema::name(param));
+  attrs.append(key::Params, b.getStrArrayAttr(names));
+  return attrs.getDictionary(b.getContext());
+}
+
+/// The f32 values of memref[l, r, k .. k + count) (f32, f16 or bf16 values
+/// whose first is 16-byte aligned), read in 16-byte vectors.
+SmallVector<Value> loadValuesAsF32(OpBuilder &b, Location loc, Value memref,
+                                   Value l, Value r, IV k, int64_t count) {
+  Type element = elementType(memref);
+  int64_t perLoad = kLoadBytes * 8 / element.getIntOrFloatBitWidth();
+  SmallVector<Value> values;
+  for (int64_t i = 0; i < count; i += perLoad) {
+    Value v = vector::LoadOp::create(
+        b, loc, VectorType::get({perLoad}, element), memref,
+        ValueRange{l, r, k + i}, /*nontemporal=*/false,
+        llvm::MaybeAlign(kLoadBytes));
+    if (!element.isF32())
+      v = arith::ExtFOp::create(b, loc,
+                                VectorType::get({perLoad}, b.getF32Type()), v);
+    for (int64_t j = 0; j < perLoad; ++j)
+      values.push_back(vector::ExtractOp::create(b, loc, v, j));
+  }
+  return values;
+}
+
+/// max(0, |x| for x in xs) by a tree of maxNum (exact, so in any order; the
+/// 0 makes a block of NaNs give 0 as the CPU loop starting from 0 does).
+Value maxAbs(OpBuilder &b, Location loc, ArrayRef<Value> xs) {
+  // |x| by clearing the sign bit (the NVVM lowering takes no fabs).
+  ScalarOps o{b, loc};
+  SmallVector<Value> level;
+  for (Value x : xs)
+    level.push_back(o.asF32(o.andi(o.asI32(x), 0x7FFFFFFF)));
+  while (level.size() > 1) {
+    SmallVector<Value> next;
+    for (size_t i = 0; i + 1 < level.size(); i += 2)
+      next.push_back(buildMaxNum(b, loc, level[i], level[i + 1]));
+    if (level.size() % 2)
+      next.push_back(level.back());
+    level = std::move(next);
+  }
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  return buildMaxNum(b, loc, level.front(), zero);
+}
+
+/// Thread `cta * kThreads + tid` of the x dimension and the batch (y).
+struct ThreadIndex {
+  IV thread;
+  Value batch;
+};
+
+ThreadIndex threadIndex(OpBuilder &b, Location loc) {
+  IV tid(b, loc, gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+  IV cta(b, loc, gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+  return {cta * kThreads + tid,
+          gpu::BlockIdOp::create(b, loc, gpu::Dimension::y)};
+}
+
+/// Continues inside `thread < total` unless the grid holds exactly `total`
+/// threads a batch.
+void guardThreads(OpBuilder &b, Location loc, IV thread, int64_t total) {
+  if (total % kThreads == 0)
+    return;
+  auto inBounds = scf::IfOp::create(b, loc, vult(thread, total), false);
+  b.setInsertionPointToStart(inBounds.thenBlock());
+}
+
+//===----------------------------------------------------------------------===//
+// quantize
+//===----------------------------------------------------------------------===//
+
+/// The threads of one batch: one a (row, scale column), the blocked
+/// layout's padding included.
+struct QuantizeGrid {
+  int64_t rows, cols;
+  int64_t total() const { return rows * cols; }
+};
+
+QuantizeGrid quantizeGrid(QuantizeOp op) {
+  ValuesShape s = valuesShape(op.getInput());
+  int64_t cols = s.k / getBlockSize(op.getFormat());
+  if (op.getLayout() == ScaleLayout::Blocked128x4)
+    return {lay::paddedRows(s.rows), lay::paddedCols(cols)};
+  return {s.rows, cols};
+}
+
+/// Packs i8 e2m1 codes (low nibbles) into i32 words, code 2i in the low
+/// nibble of byte i.
+SmallVector<Value> packCodes(ScalarOps &o, ArrayRef<Value> codes) {
+  SmallVector<Value> words;
+  for (size_t w = 0; w < codes.size() / 8; ++w) {
+    Value word = o.zext32(codes[8 * w]);
+    for (int64_t i = 1; i < 8; ++i)
+      word = o.ori(word, o.shl(o.zext32(codes[8 * w + i]), 4 * i));
+    words.push_back(word);
+  }
+  return words;
+}
+
+void buildQuantizeBody(OpBuilder &b, gpu::GPUFuncOp kernel, QuantizeOp op) {
+  Block &entry = kernel.getBody().front();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&entry);
+  Location loc = op.getLoc();
+  Value input = entry.getArgument(0), data = entry.getArgument(1),
+        scales = entry.getArgument(2);
+  ScaleFormat format = op.getFormat();
+  int64_t block = getBlockSize(format);
+  ValuesShape s = valuesShape(op.getInput());
+  QuantizeGrid grid = quantizeGrid(op);
+  ScalarOps o{b, loc};
+
+  auto [thread, batch] = threadIndex(b, loc);
+  guardThreads(b, loc, thread, grid.total());
+  IV row = thread / grid.cols, col = thread % grid.cols;
+  SmallVector<Value> scaleIndices = buildScaleIndices(
+      b, loc, op.getLayout(), /*isVector=*/false, batch, row, col);
+
+  if (grid.rows != s.rows || grid.cols != s.k / block) {
+    // Padding of the blocked layout: a zero scale byte, no codes.
+    Value inside = arith::AndIOp::create(b, loc, vult(row, s.rows),
+                                         vult(col, s.k / block));
+    auto ifInside = scf::IfOp::create(b, loc, inside, /*withElse=*/true);
+    b.setInsertionPointToStart(ifInside.elseBlock());
+    buildStoreScaleBits(b, loc, arith::ConstantIntOp::create(b, loc, 0, 8),
+                        scales, scaleIndices);
+    b.setInsertionPointToStart(ifInside.thenBlock());
+  }
+
+  SmallVector<Value> values =
+      loadValuesAsF32(b, loc, input, batch, row, col * block, block);
+  Value gs = o.f32(1.0f);
+  if (op.getGlobalScale())
+    gs = memref::LoadOp::create(b, loc, entry.getArgument(3), ValueRange{});
+  BlockQuantizer q =
+      buildBlockQuantizer(b, loc, format, maxAbs(b, loc, values), gs);
+  buildStoreScaleBits(b, loc, q.scaleBits, scales, scaleIndices);
+  SmallVector<Value> codes;
+  for (Value x : values)
+    codes.push_back(buildQuantizeValue(b, loc, q, x));
+  SmallVector<Value> words = packCodes(o, codes);
+  auto wordsType = VectorType::get({int64_t(words.size())}, b.getI32Type());
+  Value packed = vector::FromElementsOp::create(b, loc, wordsType, words);
+  Value bytes = vector::BitCastOp::create(
+      b, loc, VectorType::get({block / 2}, b.getI8Type()), packed);
+  vector::StoreOp::create(b, loc, bytes, data,
+                          ValueRange{batch, row, col * (block / 2)},
+                          /*nontemporal=*/false, llvm::MaybeAlign(block / 2));
+  b.setInsertionPointToEnd(&entry);
+  gpu::ReturnOp::create(b, loc);
+}
+
+//===----------------------------------------------------------------------===//
+// The global scale of a two-level quantization
+//===----------------------------------------------------------------------===//
+
+/// 16-byte vectors of the whole input.
+int64_t inputVectors(QuantizeOp op) {
+  auto type = op.getInput().getType();
+  return type.getNumElements() * type.getElementTypeBitWidth() / 8 / kLoadBytes;
+}
+
+int64_t globalScaleGrid(QuantizeOp op, StringRef chip) {
+  int64_t wanted =
+      lay::ceilDiv(inputVectors(op), kThreads * kAmaxLoadsPerThread);
+  return std::min(wanted, ::nvfp4::findChip(chip)->smCount * kAmaxCtasPerSM);
+}
+
+/// A zero-initialised i32 global of the kernel's module.
+Value zeroedGlobal(OpBuilder &b, Location loc, gpu::GPUFuncOp kernel,
+                   StringRef name) {
+  auto type = MemRefType::get(
+      {1}, b.getI32Type(), MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Global));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(
+        kernel->getParentOfType<gpu::GPUModuleOp>().getBody());
+    memref::GlobalOp::create(
+        b, loc, name, b.getStringAttr("private"), type,
+        DenseElementsAttr::get(RankedTensorType::get({1}, b.getI32Type()),
+                               b.getI32IntegerAttr(0).getValue()),
+        /*constant=*/false, /*alignment=*/nullptr);
+  }
+  return memref::GetGlobalOp::create(b, loc, type, name);
+}
+
+void buildGlobalScaleBody(OpBuilder &b, gpu::GPUFuncOp kernel, QuantizeOp op,
+                          int64_t gridX) {
+  Block &entry = kernel.getBody().front();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&entry);
+  Location loc = op.getLoc();
+  ScalarOps o{b, loc};
+  Value input = entry.getArgument(0), gsOut = entry.getArgument(1);
+  Value maxBits = zeroedGlobal(b, loc, kernel, "nvfp4_amax_bits");
+  Value arrivals = zeroedGlobal(b, loc, kernel, "nvfp4_amax_arrivals");
+  auto workgroup = gpu::AddressSpaceAttr::get(
+      b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+  constexpr int64_t kWarps = kThreads / ::nvfp4::kWarpSize;
+  Value warpMax = kernel.addWorkgroupAttribution(
+      MemRefType::get({kWarps}, b.getF32Type(), MemRefLayoutAttrInterface(),
+                      workgroup),
+      loc);
+
+  // The input as one row of values.
+  MemRefType inType = op.getInput().getType();
+  Value flat = memref::CollapseShapeOp::create(
+      b, loc, input, SmallVector<ReassociationIndices>{{0, 1, 2}});
+  Type element = inType.getElementType();
+  int64_t perLoad = kLoadBytes * 8 / element.getIntOrFloatBitWidth();
+  int64_t vectors = inputVectors(op);
+  int64_t stride = gridX * kThreads * kAmaxLoadsPerThread;
+
+  IV tid(b, loc, gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+  IV cta(b, loc, gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+  IV first = cta * (kThreads * kAmaxLoadsPerThread) + tid;
+  Value zeroIdx = IV::index(b, loc, 0);
+  auto loop = scf::ForOp::create(
+      b, loc, zeroIdx, IV::index(b, loc, lay::ceilDiv(vectors, stride)),
+      IV::index(b, loc, 1), ValueRange{o.f32(0.0f)},
+      [&](OpBuilder &b, Location loc, Value it, ValueRange acc) {
+        IV base = IV(b, loc, it) * stride + first;
+        SmallVector<Value> values;
+        for (int64_t j = 0; j < kAmaxLoadsPerThread; ++j) {
+          // Past the end, a thread reads the last vector again: harmless
+          // for a maximum, and no branch.
+          IV index = vminu(base + j * kThreads, vectors - 1);
+          Value v = vector::LoadOp::create(
+              b, loc, VectorType::get({perLoad}, element), flat,
+              ValueRange{index * perLoad}, /*nontemporal=*/false,
+              llvm::MaybeAlign(kLoadBytes));
+          if (!element.isF32())
+            v = arith::ExtFOp::create(
+                b, loc, VectorType::get({perLoad}, b.getF32Type()), v);
+          for (int64_t i = 0; i < perLoad; ++i)
+            values.push_back(vector::ExtractOp::create(b, loc, v, i));
+        }
+        values.push_back(acc[0]);
+        scf::YieldOp::create(b, loc, maxAbs(b, loc, values));
+      });
+  Value amax = loop.getResult(0);
+  for (int64_t offset = ::nvfp4::kWarpSize / 2; offset > 0; offset /= 2) {
+    Value other =
+        gpu::ShuffleOp::create(b, loc, amax, offset, ::nvfp4::kWarpSize,
+                               gpu::ShuffleMode::XOR)
+            .getShuffleResult();
+    amax = buildMaxNum(b, loc, amax, other);
+  }
+  IV lane = tid % ::nvfp4::kWarpSize, warp = tid / ::nvfp4::kWarpSize;
+  {
+    auto ifLeader = scf::IfOp::create(b, loc, vult(lane, 1), false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifLeader.thenBlock());
+    memref::StoreOp::create(b, loc, amax, warpMax, ValueRange{warp});
+  }
+  gpu::BarrierOp::create(b, loc);
+  auto ifFirst = scf::IfOp::create(b, loc, vult(tid, 1), false);
+  b.setInsertionPointToStart(ifFirst.thenBlock());
+  SmallVector<Value> perWarp;
+  for (int64_t w = 0; w < kWarps; ++w)
+    perWarp.push_back(memref::LoadOp::create(b, loc, warpMax,
+                                             ValueRange{IV::index(b, loc, w)}));
+  Value ctaMax = maxAbs(b, loc, perWarp);
+  memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::maxu,
+                              o.asI32(ctaMax), maxBits, ValueRange{zeroIdx});
+  // This CTA's maximum is in before it counts itself in.
+  NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::GPU);
+  Value before =
+      memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi, o.i32(1),
+                                  arrivals, ValueRange{zeroIdx});
+  auto ifLast = scf::IfOp::create(
+      b, loc, o.cmp(arith::CmpIPredicate::eq, before, o.i32(gridX - 1)), false);
+  b.setInsertionPointToStart(ifLast.thenBlock());
+  NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::GPU);
+  // An atomic max with 0 reads the merged bits from where the atomics
+  // merged them.
+  Value bits =
+      memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::maxu, o.i32(0),
+                                  maxBits, ValueRange{zeroIdx});
+  memref::StoreOp::create(b, loc, buildGlobalScale(b, loc, o.asF32(bits)),
+                          gsOut, ValueRange{});
+  memref::StoreOp::create(b, loc, o.i32(0), maxBits, ValueRange{zeroIdx});
+  memref::StoreOp::create(b, loc, o.i32(0), arrivals, ValueRange{zeroIdx});
+  b.setInsertionPointToEnd(&entry);
+  gpu::ReturnOp::create(b, loc);
+}
+
+struct QuantizeToGPU : public OpRewritePattern<QuantizeOp> {
+  QuantizeToGPU(MLIRContext *ctx, StringRef chip)
+      : OpRewritePattern(ctx), chip(chip.str()) {}
+
+  LogicalResult matchAndRewrite(QuantizeOp op,
+                                PatternRewriter &rewriter) const override {
+    if (failed(checkChip(op, chip)) ||
+        failed(checkKernelOperands(op, op.getInput())))
+      return failure();
+    ValuesShape s = valuesShape(op.getInput());
+    QuantizeGrid grid = quantizeGrid(op);
+    int64_t gridX = lay::ceilDiv(grid.total(), kThreads);
+    if (failed(checkGridSize(op, gridX, s.l)))
+      return failure();
+    auto module = op->getParentOfType<ModuleOp>();
+    Location loc = op.getLoc();
+    Type element = elementType(op.getInput());
+    namespace key = schema::key;
+    Builder &b = rewriter;
+    auto shapeName = [&](StringRef prefix) {
+      return (prefix + Twine(s.rows) + "x" + Twine(s.k) + "x" + Twine(s.l))
+          .str();
+    };
+    bool twoLevel = op.getGlobalScale() != nullptr;
+    if (twoLevel) {
+      int64_t amaxGrid = globalScaleGrid(op, chip);
+      SmallVector<Value> args = {op.getInput(), op.getGlobalScale()};
+      gpu::GPUFuncOp kernel = createBufferKernel(
+          rewriter, module, loc,
+          shapeName("nvfp4_quantize_global_scale_") + "_" + typeName(element),
+          chip, args, kThreads);
+      buildGlobalScaleBody(rewriter, kernel, op, amaxGrid);
+      NamedAttribute fields[] = {
+          b.getNamedAttr(key::Input, b.getStringAttr(typeName(element)))};
+      launchBufferKernel(
+          rewriter, op, kernel, amaxGrid, 1, args,
+          launchInfo(rewriter, kernel, chip, schema::Op::QuantizeGlobalScale, s,
+                     fields, amaxGrid, 1,
+                     schema::params(schema::Op::QuantizeGlobalScale).required));
+    }
+    SmallVector<Value> args(op->getOperands());
+    std::string name = shapeName("nvfp4_quantize_") + "_" +
+                       stringifyScaleFormat(op.getFormat()).str() + "_" +
+                       stringifyScaleLayout(op.getLayout()).str() + "_" +
+                       typeName(element) + (twoLevel ? "_2l" : "");
+    gpu::GPUFuncOp kernel =
+        createBufferKernel(rewriter, module, loc, name, chip, args, kThreads);
+    buildQuantizeBody(rewriter, kernel, op);
+    NamedAttribute fields[] = {
+        b.getNamedAttr(key::ScaleFormat,
+                       b.getStringAttr(stringifyScaleFormat(op.getFormat()))),
+        b.getNamedAttr(key::ScaleLayout,
+                       b.getStringAttr(stringifyScaleLayout(op.getLayout()))),
+        b.getNamedAttr(key::Input, b.getStringAttr(typeName(element))),
+        b.getNamedAttr(key::GlobalScale, b.getBoolAttr(twoLevel))};
+    launchBufferKernel(
+        rewriter, op, kernel, gridX, s.l, args,
+        launchInfo(rewriter, kernel, chip, schema::Op::Quantize, s, fields,
+                   gridX, s.l,
+                   schema::params(schema::Op::Quantize,
+                                  ::nvfp4::ref::VectorElement::E2M1, twoLevel)
+                       .required));
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  std::string chip;
+};
+
+//===----------------------------------------------------------------------===//
+// dequantize
+//===----------------------------------------------------------------------===//
+
+void buildDequantizeBody(OpBuilder &b, gpu::GPUFuncOp kernel, DequantizeOp op) {
+  Block &entry = kernel.getBody().front();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&entry);
+  Location loc = op.getLoc();
+  Value data = entry.getArgument(0), scales = entry.getArgument(1),
+        output = entry.getArgument(2);
+  ScaleFormat format = op.getFormat();
+  int64_t block = getBlockSize(format);
+  ValuesShape s = valuesShape(op.getOutput());
+  int64_t cols = s.k / block;
+
+  auto [thread, batch] = threadIndex(b, loc);
+  guardThreads(b, loc, thread, s.rows * cols);
+  IV row = thread / cols, col = thread % cols;
+  Value bytes = vector::LoadOp::create(
+      b, loc, VectorType::get({block / 2}, b.getI8Type()), data,
+      ValueRange{batch, row, col * (block / 2)}, /*nontemporal=*/false,
+      llvm::MaybeAlign(block / 2));
+  Value scale = buildLoadScale(b, loc, scales, op.getLayout(), format,
+                               /*isVector=*/false, batch, row, col);
+  Value gs;
+  if (op.getGlobalScale())
+    gs = memref::LoadOp::create(b, loc, entry.getArgument(3), ValueRange{});
+  Type outType = elementType(op.getOutput());
+  SmallVector<Value> values;
+  for (int64_t i = 0; i < block / 2; ++i) {
+    auto [lo, hi] = buildDecodeE2M1Pair(
+        b, loc, vector::ExtractOp::create(b, loc, bytes, i));
+    for (Value v : {lo, hi})
+      values.push_back(buildDequantizeValue(b, loc, v, scale, gs, outType));
+  }
+  int64_t perStore = kLoadBytes * 8 / outType.getIntOrFloatBitWidth();
+  auto chunkType = VectorType::get({perStore}, outType);
+  for (int64_t i = 0; i < block; i += perStore) {
+    Value chunk = vector::FromElementsOp::create(
+        b, loc, chunkType, ArrayRef(values).slice(i, perStore));
+    vector::StoreOp::create(
+        b, loc, chunk, output, ValueRange{batch, row, col * block + i},
+        /*nontemporal=*/false, llvm::MaybeAlign(kLoadBytes));
+  }
+  b.setInsertionPointToEnd(&entry);
+  gpu::ReturnOp::create(b, loc);
+}
+
+struct DequantizeToGPU : public OpRewritePattern<DequantizeOp> {
+  DequantizeToGPU(MLIRContext *ctx, StringRef chip)
+      : OpRewritePattern(ctx), chip(chip.str()) {}
+
+  LogicalResult matchAndRewrite(DequantizeOp op,
+                                PatternRewriter &rewriter) const override {
+    if (failed(checkChip(op, chip)) ||
+        failed(checkKernelOperands(op, op.getOutput())))
+      return failure();
+    ValuesShape s = valuesShape(op.getOutput());
+    int64_t gridX =
+        lay::ceilDiv(s.rows * (s.k / getBlockSize(op.getFormat())), kThreads);
+    if (failed(checkGridSize(op, gridX, s.l)))
+      return failure();
+    bool twoLevel = op.getGlobalScale() != nullptr;
+    Type outType = elementType(op.getOutput());
+    std::string name =
+        (Twine("nvfp4_dequantize_") + Twine(s.rows) + "x" + Twine(s.k) + "x" +
+         Twine(s.l) + "_" + stringifyScaleFormat(op.getFormat()) + "_" +
+         stringifyScaleLayout(op.getLayout()) + "_" + typeName(outType) +
+         (twoLevel ? "_gs" : ""))
+            .str();
+    SmallVector<Value> args(op->getOperands());
+    gpu::GPUFuncOp kernel =
+        createBufferKernel(rewriter, op->getParentOfType<ModuleOp>(),
+                           op.getLoc(), name, chip, args, kThreads);
+    buildDequantizeBody(rewriter, kernel, op);
+    namespace key = schema::key;
+    Builder &b = rewriter;
+    NamedAttribute fields[] = {
+        b.getNamedAttr(key::ScaleFormat,
+                       b.getStringAttr(stringifyScaleFormat(op.getFormat()))),
+        b.getNamedAttr(key::ScaleLayout,
+                       b.getStringAttr(stringifyScaleLayout(op.getLayout()))),
+        b.getNamedAttr(key::Output, b.getStringAttr(typeName(outType))),
+        b.getNamedAttr(key::GlobalScale, b.getBoolAttr(twoLevel))};
+    launchBufferKernel(
+        rewriter, op, kernel, gridX, s.l, args,
+        launchInfo(rewriter, kernel, chip, schema::Op::Dequantize, s, fields,
+                   gridX, s.l,
+                   schema::params(schema::Op::Dequantize,
+                                  ::nvfp4::ref::VectorElement::E2M1, twoLevel)
+                       .required));
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  std::string chip;
+};
+
+} // namespace
+
+void mlir::nvfp4::populateQuantizeToGPUPatterns(RewritePatternSet &patterns,
+                                                StringRef chip) {
+  patterns.add<QuantizeToGPU, DequantizeToGPU>(patterns.getContext(), chip);
+}
