@@ -68,7 +68,7 @@ void nvfp4::cpucheck::checkE2M1Encoder(Stats &stats, std::mt19937_64 &rng) {
   std::vector<uint8_t> input(x.size() * sizeof(float));
   std::memcpy(input.data(), x.data(), input.size());
   QuantizeVariant v{ref::ScaleFormat::NVFP4, ref::ScaleLayout::Linear,
-                    /*twoLevel=*/false, InputType::F32};
+                    /*twoLevel=*/false, ref::ElementType::F32};
   ref::Quantized got = runQuantize(v, input, rows, kBlock, /*l=*/1);
   stats.damage(got.data, 1);
   std::string detail = strf("%zu values bit-exact", values.size());
