@@ -18,8 +18,6 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
-#include <map>
-#include <memory>
 #include <set>
 
 using namespace nvfp4;

@@ -422,7 +422,7 @@ DequantizeInputs ref::generateDequantizeInputs(ScaleFormat format,
     byte = static_cast<uint8_t>(uniformBelow(rng, 256));
   std::vector<uint8_t> linear(l * rows * cols);
   for (uint8_t &byte : linear) {
-    // Mostly realistic scales (e4m3 2^-6..2^2 and ue8m0 2^-10..2^10),
+    // Mostly realistic scales (e4m3 2^-6..2^4 and ue8m0 2^-10..2^10),
     // sometimes any byte.
     if (uniformBelow(rng, 4) == 0)
       byte = static_cast<uint8_t>(uniformBelow(rng, 256));

@@ -72,16 +72,6 @@ QuantizeSizes nvfp4::run::quantizeSizes(Op op, const QuantizeProblem &p) {
   return sizes;
 }
 
-std::array<int64_t, kNumParams> QuantizeSizes::byParam() const {
-  std::array<int64_t, kNumParams> bytes{};
-  bytes[int(Param::Input)] = input;
-  bytes[int(Param::Data)] = data;
-  bytes[int(Param::Scales)] = scales;
-  bytes[int(Param::Output)] = output;
-  bytes[int(Param::GlobalScale)] = globalScale;
-  return bytes;
-}
-
 int64_t nvfp4::run::uniqueBytes(const Manifest &manifest) {
   if (manifest.isConversion())
     return conversionSizes(manifest.conversion).unique();

@@ -117,8 +117,6 @@ struct QuantizeSizes {
   int64_t unique() const {
     return input + data + scales + output + globalScale;
   }
-  /// Bytes of each parameter's buffer, indexed by Param.
-  std::array<int64_t, kNumParams> byParam() const;
 };
 QuantizeSizes quantizeSizes(Op op, const QuantizeProblem &p);
 

@@ -236,10 +236,10 @@ std::vector<Param> readParams(FieldReader &reader, Op kind,
     for (const Param &param : all)
       if (text == name(param))
         found = &param;
-    bool otherVectors =
+    bool otherVariant =
         std::any_of(any.required.begin(), any.required.end(),
                     [&](Param param) { return text == name(param); });
-    if (!found && otherVectors) {
+    if (!found && otherVariant) {
       reader.failAt(at / i, "parameter " + inQuotes(text) + " is listed, but " +
                                 lacksParameter(kind, vector));
       return params;

@@ -20,18 +20,18 @@ struct VerifyResult {
   bool pass = false;
   double maxAbsError = 0, relError = 0;
   /// gemv: flat index (l * N + n) * M + m into c. Conversion: byte index
-  /// into the destination (batch-major).
+  /// into the destination (batch-major). Quantize: byte index into
+  /// `buffer`; dequantize: element index into the output.
   int64_t firstMismatch = -1;
   int64_t nanCount = 0;
-  /// At firstMismatch; the byte values for a conversion.
+  /// At firstMismatch; the byte values for a conversion and a quantize,
+  /// the global scales for a quantize_global_scale.
   double got = 0, expected = 0;
   /// Conversion and quantize: bytes that differ, out of `compared`
   /// (quantize: data and scales together). Dequantize: `compared` values.
   int64_t mismatches = 0, compared = 0;
-  /// The output firstMismatch indexes, for the ops that write several or
-  /// name theirs: quantize (data or scales), quantize_global_scale
-  /// (global_scale; got and expected are its values) and dequantize
-  /// (output, [L][rows][k]).
+  /// The output of firstMismatch: data or scales (quantize), global_scale
+  /// (quantize_global_scale), output (dequantize).
   Param buffer = Param::C;
   uint64_t seed = 0;
   ref::Distribution dist = ref::Distribution::Full;

@@ -11,9 +11,9 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
-#include <initializer_list>
 #include <memory>
 #include <random>
+#include <utility>
 #include <vector>
 
 using namespace nvfp4;
@@ -341,11 +341,12 @@ std::string setUpConversion(const Driver &driver, const Manifest &manifest,
   return "";
 }
 
-/// Uploads the buffers a kernel reads, each listed with its parameter.
-std::string
-uploadAll(const Driver &driver, Workload &work,
-          std::initializer_list<std::pair<Param, const std::vector<uint8_t> *>>
-              inputs) {
+/// The buffers a kernel reads, each with its parameter.
+using Inputs = std::vector<std::pair<Param, const std::vector<uint8_t> *>>;
+
+/// Uploads every one of `inputs`.
+std::string uploadAll(const Driver &driver, Workload &work,
+                      const Inputs &inputs) {
   for (auto [param, host] : inputs)
     if (std::string error = upload(driver, work.buffers[int(param)], *host);
         !error.empty())
@@ -377,12 +378,10 @@ std::string setUpQuantize(const Driver &driver, const Manifest &manifest,
       return error;
   // A two-level quantize reads the global scale the reference chose.
   std::vector<uint8_t> gs = floatBytes(want.globalScale);
-  if (std::string error =
-          p.twoLevel ? uploadAll(driver, work,
-                                 {{Param::Input, &in.stored},
-                                  {Param::GlobalScale, &gs}})
-                     : uploadAll(driver, work, {{Param::Input, &in.stored}});
-      !error.empty())
+  Inputs inputs = {{Param::Input, &in.stored}};
+  if (p.twoLevel)
+    inputs.push_back({Param::GlobalScale, &gs});
+  if (std::string error = uploadAll(driver, work, inputs); !error.empty())
     return error;
   for (Output out : {Output{Param::Data, size_t(sizes.data), kBytePoisons},
                      Output{Param::Scales, size_t(sizes.scales), kBytePoisons}})
@@ -393,19 +392,14 @@ std::string setUpQuantize(const Driver &driver, const Manifest &manifest,
   auto kept = std::make_shared<const ref::Quantized>(std::move(want));
   uint64_t seed = config.seed;
   work.check = [seed, kept](const Written &out) {
-    VerifyResult result = compareBytes(out[0], kept->data);
-    result.buffer = Param::Data;
-    if (result.pass) {
-      int64_t dataBytes = result.compared;
-      result = compareBytes(out[1], kept->scales);
-      result.buffer = Param::Scales;
-      result.compared += dataBytes;
-    } else {
-      // Both are counted; the first mismatch stays in data.
-      VerifyResult scales = compareBytes(out[1], kept->scales);
-      result.mismatches += scales.mismatches;
-      result.compared += scales.compared;
-    }
+    // Both buffers counted; the first mismatch is data's, else scales'.
+    VerifyResult data = compareBytes(out[0], kept->data);
+    VerifyResult scales = compareBytes(out[1], kept->scales);
+    VerifyResult result = data.pass ? scales : data;
+    result.buffer = data.pass ? Param::Scales : Param::Data;
+    result.pass = data.pass && scales.pass;
+    result.mismatches = data.mismatches + scales.mismatches;
+    result.compared = data.compared + scales.compared;
     result.seed = seed;
     return result;
   };
@@ -462,14 +456,10 @@ std::string setUpDequantize(const Driver &driver, const Manifest &manifest,
     if (!error.empty())
       return error;
   std::vector<uint8_t> gs = floatBytes(in.globalScale);
-  if (std::string error = p.twoLevel ? uploadAll(driver, work,
-                                                 {{Param::Data, &in.data},
-                                                  {Param::Scales, &in.scales},
-                                                  {Param::GlobalScale, &gs}})
-                                     : uploadAll(driver, work,
-                                                 {{Param::Data, &in.data},
-                                                  {Param::Scales, &in.scales}});
-      !error.empty())
+  Inputs inputs = {{Param::Data, &in.data}, {Param::Scales, &in.scales}};
+  if (p.twoLevel)
+    inputs.push_back({Param::GlobalScale, &gs});
+  if (std::string error = uploadAll(driver, work, inputs); !error.empty())
     return error;
   // NaN scales make NaN outputs, which an unwritten NaN fill would match:
   // a zero fill catches those.
