@@ -135,6 +135,19 @@ LoadedValues loadValues(OpBuilder &b, Location loc, Value memref, Value l,
         ValueRange{l, r, k + i}, /*nontemporal=*/false,
         llvm::MaybeAlign(kLoadBytes));
     loaded.vectors.push_back(v);
+    if (element.isBF16()) {
+      // A bf16 is the top half of its f32: one shift or mask a value, not
+      // an extraction and a conversion.
+      ScalarOps o{b, loc};
+      Value words = vector::BitCastOp::create(
+          b, loc, VectorType::get({perLoad / 2}, b.getI32Type()), v);
+      for (int64_t j = 0; j < perLoad / 2; ++j) {
+        Value word = vector::ExtractOp::create(b, loc, words, j);
+        loaded.f32.push_back(o.asF32(o.shl(word, 16)));
+        loaded.f32.push_back(o.asF32(o.andi(word, 0xFFFF0000)));
+      }
+      continue;
+    }
     if (!element.isF32())
       v = arith::ExtFOp::create(b, loc,
                                 VectorType::get({perLoad}, b.getF32Type()), v);
