@@ -29,25 +29,26 @@ def ConvertNVFP4ToLoops : Pass<"convert-nvfp4-to-loops"> {
     define the executable semantics every other lowering is checked against.
     Sizes are read from the memrefs, so dynamic shapes are supported.
   }];
+  // LLVM: the quantizers' maxNum is the LLVM intrinsic (Codec.h says why).
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
 }
 
 def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
-  let summary = "Lower nvfp4.gemv and nvfp4.convert_scale_layout to "
-                "CUDA-core GPU kernels";
+  let summary = "Lower every nvfp4 op to CUDA-core GPU kernels";
   let description = [{
-    Outlines each `nvfp4.gemv` and `nvfp4.convert_scale_layout` (static
-    shapes) into a `gpu.func` kernel in its own `gpu.module` and replaces the
-    op by a `gpu.launch_func`; a layout conversion is one thread per
-    destination byte, padding included. Each launch carries an
+    Outlines each nvfp4 op (static shapes) into a `gpu.func` kernel in its
+    own `gpu.module` and replaces the op by a `gpu.launch_func`; a layout
+    conversion is one thread per destination byte, padding included; a
+    quantize one thread per block of values (a two-level one first launches
+    the reduction of its global scale), a dequantize one thread per 32
+    bytes of output, with the CPU lowering's arithmetic (the same bytes). Each launch carries an
     `nvfp4.launch` dictionary (grid, block, shape, formats, parameters, the
     options used) from which `nvfp4-export-kernels` writes the manifest.
     Every gemv form has a kernel: one or N (up to 16) vectors, packed e2m1
-    or 16-bit `b` (one sum per row and vector). `nvfp4.quantize` and
-    `nvfp4.dequantize` have none: each is a located error and the pass
-    fails (`convert-nvfp4-to-loops` lowers them).
+    or 16-bit `b` (one sum per row and vector).
 
     GEMV kernel: each CTA owns `rows-per-block` rows of one batch. A row is
     reduced by `lanes-per-row` threads, by `split-k` such groups of one CTA
@@ -160,9 +161,8 @@ def ConvertNVFP4ToTcgen05 : Pass<"convert-nvfp4-to-tcgen05", "::mlir::ModuleOp">
     `gpu.module` and replaces the op by a `gpu.launch_func` with dynamic
     shared memory and an `nvfp4.launch` dictionary (as convert-nvfp4-to-gpu,
     plus `"strategy": "tcgen05"`). It takes one or N = 1..16 vectors of
-    packed e2m1; a gemv of 16-bit `b` or of a dynamic number of vectors,
-    and any `nvfp4.quantize` or `nvfp4.dequantize`, is a located error;
-    `nvfp4.convert_scale_layout` is left for convert-nvfp4-to-gpu.
+    packed e2m1; a gemv of 16-bit `b` or of a dynamic number of vectors is
+    a located error; the other ops are left for convert-nvfp4-to-gpu.
 
     A CTA of 128 threads owns 128 rows of one batch. The vectors are the B
     operand of `tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16`

@@ -19,8 +19,8 @@
 // stores it and resets the globals for the next launch. A max is exact in
 // any order, so the result does not depend on scheduling.
 //
-// dequantize: a thread writes one 16-byte chunk of the output (8 or 4
-// values), reading their codes and their block's scale.
+// dequantize: a thread writes 32 bytes of output (16 or 8 values, in two
+// 16-byte stores), reading their codes and their block's scale.
 //
 //===----------------------------------------------------------------------===//
 
@@ -532,9 +532,16 @@ struct QuantizeToGPU : public OpRewritePattern<QuantizeOp> {
 // dequantize
 //===----------------------------------------------------------------------===//
 
-/// Values of `outType` in one 16-byte store.
-int64_t valuesPerStore(Type outType) {
-  return kLoadBytes * 8 / outType.getIntOrFloatBitWidth();
+/// Output bytes a dequantize thread writes: two 16-byte stores. A warp's
+/// stores then cover 1 KiB in 32-byte pieces (one thread a block wrote up to
+/// 128 bytes a thread, 4 KiB a warp store, five times slower for MXFP4 to
+/// f32; one 16-byte store a thread recomputed each block's scale twice as
+/// often for NVFP4 to bf16, 1.2 times slower).
+constexpr int64_t kDequantizeThreadBytes = 2 * kLoadBytes;
+
+/// Values of `outType` a dequantize thread writes.
+int64_t valuesPerThread(Type outType) {
+  return kDequantizeThreadBytes * 8 / outType.getIntOrFloatBitWidth();
 }
 
 void buildDequantizeBody(OpBuilder &b, gpu::GPUFuncOp kernel, DequantizeOp op) {
@@ -547,10 +554,10 @@ void buildDequantizeBody(OpBuilder &b, gpu::GPUFuncOp kernel, DequantizeOp op) {
   ScaleFormat format = op.getFormat();
   ValuesShape s = valuesShape(op.getOutput());
   Type outType = elementType(op.getOutput());
-  int64_t perThread = valuesPerStore(outType);
+  int64_t perThread = valuesPerThread(outType);
+  int64_t perStore = perThread * kLoadBytes / kDequantizeThreadBytes;
 
-  // A thread writes one 16-byte chunk of the output, so that a warp's
-  // stores are 512 contiguous bytes.
+  // A thread writes kDequantizeThreadBytes of the output.
   auto [thread, batch] = threadIndex(b, loc);
   guardThreads(b, loc, thread, s.rows * s.k / perThread);
   IV first = thread * perThread;
@@ -572,10 +579,14 @@ void buildDequantizeBody(OpBuilder &b, gpu::GPUFuncOp kernel, DequantizeOp op) {
     for (Value v : {lo, hi})
       values.push_back(buildDequantizeValue(b, loc, v, scale, gs, outType));
   }
-  Value chunk = vector::FromElementsOp::create(
-      b, loc, VectorType::get({perThread}, outType), values);
-  vector::StoreOp::create(b, loc, chunk, output, ValueRange{batch, row, k},
-                          /*nontemporal=*/false, llvm::MaybeAlign(kLoadBytes));
+  for (int64_t i = 0; i < perThread; i += perStore) {
+    Value chunk = vector::FromElementsOp::create(
+        b, loc, VectorType::get({perStore}, outType),
+        ArrayRef(values).slice(i, perStore));
+    vector::StoreOp::create(
+        b, loc, chunk, output, ValueRange{batch, row, k + i},
+        /*nontemporal=*/false, llvm::MaybeAlign(kLoadBytes));
+  }
   b.setInsertionPointToEnd(&entry);
   gpu::ReturnOp::create(b, loc);
 }
@@ -591,7 +602,7 @@ struct DequantizeToGPU : public OpRewritePattern<DequantizeOp> {
       return failure();
     ValuesShape s = valuesShape(op.getOutput());
     int64_t gridX = lay::ceilDiv(
-        s.rows * s.k / valuesPerStore(elementType(op.getOutput())), kThreads);
+        s.rows * s.k / valuesPerThread(elementType(op.getOutput())), kThreads);
     if (failed(checkGridSize(op, gridX, s.l)))
       return failure();
     bool twoLevel = op.getGlobalScale() != nullptr;

@@ -91,8 +91,8 @@ func.func @dequantize(%q: memref<1x4x16xi8>, %s: memref<1x4x2xf8E4M3FN>,
 // CHECK-COUNT-8: vector.load {{.*}} {alignment = 16 : i64} : memref<1x3x96xf32>, vector<4xf32>
 // CHECK: vector.store {{.*}} {alignment = 16 : i64} : memref<1x3x48xi8>, vector<16xi8>
 
-// A dequantize thread writes 16 bytes (8 f16 values) from 4 bytes of codes.
+// A dequantize thread writes 32 bytes (16 f16 values) from 8 bytes of codes.
 // CHECK: gpu.module @[[D]]
-// CHECK: vector.load {{.*}} {alignment = 4 : i64} : memref<1x4x16xi8>, vector<4xi8>
-// CHECK: vector.store {{.*}} {alignment = 16 : i64} : memref<1x4x32xf16>, vector<8xf16>
+// CHECK: vector.load {{.*}} {alignment = 8 : i64} : memref<1x4x16xi8>, vector<8xi8>
+// CHECK-COUNT-2: vector.store {{.*}} {alignment = 16 : i64} : memref<1x4x32xf16>, vector<8xf16>
 // CHECK-NOT: vector.store

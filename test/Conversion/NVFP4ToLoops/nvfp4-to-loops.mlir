@@ -179,19 +179,20 @@ func.func @convert_to_linear(%src: memref<1x2x2x512xf8E4M3FN>,
 }
 
 // Two-level NVFP4 quantization (docs/numerics.md section 5): amax with
-// maxnumf over |x| of the whole tensor, gs = 2688 / amax (1 for an all-zero
+// maxNum over |x| of the whole tensor, gs = 2688 / amax (1 for an all-zero
 // tensor) stored once; per block of 16: bmax, the f32 multiply by gs then
 // divide by 6, the e4m3 encoding (saturating at 126 = 0x7E), the scale
-// stored; inv = gs / s; every code from x * inv with the e2m1 thresholds
-// alternately strict and inclusive (ties to even), forced to +0 when the
-// scale is 0; two codes packed low nibble first.
+// stored; inv = gs / s; every code from x * inv rounded to the e2m1 grid by
+// a magic-number addition (NaN taken as 0, saturated at 6; the grid step
+// from the clamped exponent), forced to +0 when the scale is 0; two codes
+// packed low nibble first.
 // CHECK-LABEL: func.func @quantize_two_level(
 // CHECK-SAME:    %[[X:[a-z0-9]+]]: memref<1x4x32xf32>, %[[Q:[a-z0-9]+]]: memref<1x4x16xi8>, %[[S:[a-z0-9]+]]: memref<1x4x2xf8E4M3FN>, %[[GS:[a-z0-9]+]]: memref<f32>)
 // CHECK:         %[[AMAX:.*]] = scf.for
 // CHECK:           scf.for
 // CHECK:             scf.for
 // CHECK:               memref.load %[[X]]
-// CHECK:               arith.maxnumf
+// CHECK:               llvm.intr.maxnum
 // CHECK:         %[[ISZERO:.*]] = arith.cmpf oeq, %[[AMAX]], %{{.*}} : f32
 // CHECK-NEXT:    %[[C2688:.*]] = arith.constant 2.688000e+03 : f32
 // CHECK-NEXT:    %[[RATIO:.*]] = arith.divf %[[C2688]], %[[AMAX]] : f32
@@ -202,7 +203,7 @@ func.func @convert_to_linear(%src: memref<1x2x2x512xf8E4M3FN>,
 // CHECK-NEXT:      scf.for %[[IR:.*]] = %{{.*}} to %{{.*}} step
 // CHECK-NEXT:        scf.for %[[KB:.*]] = %{{.*}} to %{{.*}} step
 // CHECK:               %[[BMAX:.*]] = scf.for %{{.*}} = %{{.*}} to %c16 step
-// CHECK:                 arith.maxnumf
+// CHECK:                 llvm.intr.maxnum
 // CHECK:               %[[PROD:.*]] = arith.mulf %[[BMAX]], %[[GSV]] : f32
 // CHECK-NEXT:          %[[SIX:.*]] = arith.constant 6.000000e+00 : f32
 // CHECK-NEXT:          %[[TARGET:.*]] = arith.divf %[[PROD]], %[[SIX]] : f32
@@ -211,30 +212,30 @@ func.func @convert_to_linear(%src: memref<1x2x2x512xf8E4M3FN>,
 // CHECK-NEXT:          arith.cmpf oge, %{{.*}}, %[[C464]] : f32
 // CHECK:               arith.select %{{.*}}, %c126_i32{{(_[0-9]+)?}}, %{{.*}} : i32
 // CHECK-NEXT:          %[[SBITS:.*]] = arith.trunci %{{.*}} : i32 to i8
-// CHECK-NEXT:          %[[SF8:.*]] = arith.bitcast %[[SBITS]] : i8 to f8E4M3FN
-// CHECK-NEXT:          memref.store %[[SF8]], %[[S]][%[[IL]], %[[IR]], %[[KB]]] : memref<1x4x2xf8E4M3FN>
 // CHECK:               %[[SV:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
 // CHECK-NEXT:          %[[INV:.*]] = arith.divf %[[GSV]], %[[SV]] : f32
 // CHECK-NEXT:          %[[CZ:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:          %[[ZEROS:.*]] = arith.cmpf oeq, %[[SV]], %[[CZ]] : f32
+// CHECK-NEXT:          %[[SF8:.*]] = arith.bitcast %[[SBITS]] : i8 to f8E4M3FN
+// CHECK-NEXT:          memref.store %[[SF8]], %[[S]][%[[IL]], %[[IR]], %[[KB]]] : memref<1x4x2xf8E4M3FN>
 // CHECK:               scf.for %[[J:.*]] = %{{.*}} to %c8 step
 // CHECK:                 %[[X0:.*]] = memref.load %[[X]][%[[IL]], %[[IR]], %{{.*}}] : memref<1x4x32xf32>
-// CHECK-NEXT:            %[[Y0:.*]] = arith.mulf %[[X0]], %[[INV]] : f32
-// The e2m1 thresholds, strict where the lower neighbour is even:
-// CHECK:                 %[[T1:.*]] = arith.constant 2.500000e-01 : f32
-// CHECK-NEXT:            arith.cmpf ogt, %[[AX:.*]], %[[T1]] : f32
-// CHECK:                 %[[T2:.*]] = arith.constant 7.500000e-01 : f32
-// CHECK-NEXT:            arith.cmpf oge, %[[AX]], %[[T2]] : f32
-// CHECK:                 %[[T3:.*]] = arith.constant 1.250000e+00 : f32
-// CHECK-NEXT:            arith.cmpf ogt, %[[AX]], %[[T3]] : f32
-// CHECK:                 %[[T4:.*]] = arith.constant 1.750000e+00 : f32
-// CHECK-NEXT:            arith.cmpf oge, %[[AX]], %[[T4]] : f32
-// CHECK:                 %[[T5:.*]] = arith.constant 2.500000e+00 : f32
-// CHECK-NEXT:            arith.cmpf ogt, %[[AX]], %[[T5]] : f32
-// CHECK:                 %[[T6:.*]] = arith.constant 3.500000e+00 : f32
-// CHECK-NEXT:            arith.cmpf oge, %[[AX]], %[[T6]] : f32
-// CHECK:                 %[[T7:.*]] = arith.constant 5.000000e+00 : f32
-// CHECK-NEXT:            arith.cmpf ogt, %[[AX]], %[[T7]] : f32
+// CHECK:                 %[[Y0:.*]] = arith.mulf %[[X0]], %[[INV]] : f32
+// The e2m1 encoding: |y| clamped to [0, 6] (maxNum makes a NaN 0), the
+// exponent field clamped to 127, M = (e << 23) + 0x0B400000 added in f32,
+// then bits(sum) + e * (2 - 2^23) + sign - 0x0B400000 - 254.
+// CHECK:                 %[[AY:.*]] = arith.andi %{{.*}}, %c2147483647_i32{{(_[0-9]+)?}} : i32
+// CHECK:                 %[[NN:.*]] = llvm.intr.maxnum(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
+// CHECK-NEXT:            %[[C6:.*]] = arith.constant 6.000000e+00 : f32
+// CHECK-NEXT:            %[[CL:.*]] = llvm.intr.minnum(%[[NN]], %[[C6]]) : (f32, f32) -> f32
+// CHECK:                 %[[FE:.*]] = arith.shrui %{{.*}}, %c23_i32 : i32
+// CHECK:                 %[[FC:.*]] = arith.maxsi %[[FE]], %c127_i32{{(_[0-9]+)?}} : i32
+// CHECK:                 %[[MS:.*]] = arith.shli %[[FC]], %c23_i32{{(_[0-9]+)?}} : i32
+// CHECK:                 arith.addi %[[MS]], %c188743680_i32 : i32
+// CHECK:                 %[[SUM:.*]] = arith.addf %[[CL]], %{{.*}} : f32
+// CHECK:                 arith.muli %[[FC]], %c-8388606_i32 : i32
+// CHECK:                 arith.shrui %{{.*}}, %c28_i32 : i32
+// CHECK:                 arith.addi %{{.*}}, %c-188743934_i32 : i32
 // CHECK:                 %[[LO:.*]] = arith.select %[[ZEROS]], %c0_i8{{(_[0-9]+)?}}, %{{.*}} : i8
 // CHECK:                 %[[HI:.*]] = arith.select %[[ZEROS]], %c0_i8{{(_[0-9]+)?}}, %{{.*}} : i8
 // CHECK:                 %[[LOW:.*]] = arith.andi %[[LO]], %c15_i8 : i8
@@ -254,8 +255,8 @@ func.func @quantize_two_level(%x: memref<1x4x32xf32>, %q: memref<1x4x16xi8>,
 // MXFP4 quantization of bf16 input in the blocked layout: the padding of
 // the scales is zeroed first; per block of 32, bmax of the f32-extended
 // values; the scale byte is the f32 exponent field of bmax minus 2,
-// clamped to [0, 254], and 0 for an all-zero block; codes from x / 2^e,
-// +0 for an all-zero block.
+// clamped to [0, 254], and 0 for an all-zero block; codes from x * 2^-e
+// (the reciprocal of a power of two, exact), +0 for an all-zero block.
 // CHECK-LABEL: func.func @quantize_mxfp4_blocked(
 // CHECK-SAME:    %[[X:[a-z0-9]+]]: memref<?x?x?xbf16>, %[[Q:[a-z0-9]+]]: memref<?x?x?xi8>, %[[S:[a-z0-9]+]]: memref<?x?x?x512xf8E8M0FNU>)
 // CHECK:         scf.for %[[Z0:.*]] =
@@ -269,7 +270,7 @@ func.func @quantize_two_level(%x: memref<1x4x32xf32>, %q: memref<1x4x16xi8>,
 // CHECK-NEXT:        scf.for %[[KB:.*]] =
 // CHECK:               %[[BMAX:.*]] = scf.for %{{.*}} = %{{.*}} to %c32 step
 // CHECK:                 arith.extf %{{.*}} : bf16 to f32
-// CHECK:                 arith.maxnumf
+// CHECK:                 llvm.intr.maxnum
 // CHECK:               %[[ALLZERO:.*]] = arith.cmpf oeq, %[[BMAX]], %{{.*}} : f32
 // CHECK:               %[[BITS:.*]] = arith.bitcast %[[BMAX]] : f32 to i32
 // CHECK:               %[[FIELD:.*]] = arith.shrui %[[BITS]], %c23_i32 : i32
@@ -279,15 +280,15 @@ func.func @quantize_two_level(%x: memref<1x4x32xf32>, %q: memref<1x4x16xi8>,
 // CHECK:               %[[HI:.*]] = arith.minsi %[[LO]], %c254_i32 : i32
 // CHECK-NEXT:          %[[B8:.*]] = arith.trunci %[[HI]] : i32 to i8
 // CHECK-NEXT:          %[[SBYTE:.*]] = arith.select %[[ALLZERO]], %c0_i8{{(_[0-9]+)?}}, %[[B8]] : i8
-// CHECK:               %[[SF8:.*]] = arith.bitcast %[[SBYTE]] : i8 to f8E8M0FNU
-// CHECK-NEXT:          memref.store %[[SF8]], %[[S]][%[[IL]], %{{.*}}, %{{.*}}, %{{.*}}] : memref<?x?x?x512xf8E8M0FNU>
 // CHECK:               arith.cmpi eq, %{{.*}}, %c255_i32{{(_[0-9]+)?}} : i32
 // CHECK-NEXT:          %[[SV:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
-// CHECK:               %[[ZBLOCK:.*]] = arith.cmpf oeq, %[[BMAX]], %{{.*}} : f32
+// CHECK:               %[[RCP:.*]] = arith.divf %{{.*}}, %[[SV]] : f32
+// CHECK:               %[[SF8:.*]] = arith.bitcast %[[SBYTE]] : i8 to f8E8M0FNU
+// CHECK-NEXT:          memref.store %[[SF8]], %[[S]][%[[IL]], %{{.*}}, %{{.*}}, %{{.*}}] : memref<?x?x?x512xf8E8M0FNU>
 // CHECK:               scf.for %{{.*}} = %{{.*}} to %c16 step
 // CHECK:                 %[[XV:.*]] = arith.extf %{{.*}} : bf16 to f32
-// CHECK-NEXT:            arith.divf %[[XV]], %[[SV]] : f32
-// CHECK:                 arith.select %[[ZBLOCK]], %c0_i8{{(_[0-9]+)?}}, %{{.*}} : i8
+// CHECK:                 arith.mulf %[[XV]], %[[RCP]] : f32
+// CHECK:                 arith.select %[[ALLZERO]], %c0_i8{{(_[0-9]+)?}}, %{{.*}} : i8
 // CHECK:                 memref.store %{{.*}}, %[[Q]][%[[IL]], %[[IR]], %{{.*}}] : memref<?x?x?xi8>
 // CHECK-NOT:     nvfp4.
 // CHECK:         return
