@@ -22,6 +22,14 @@ namespace {
 /// The device buffers of a sequence, by function argument.
 using Buffers = std::map<int64_t, CUdeviceptr>;
 
+/// The configuration of one launch: a kernel without alpha computes with 1.
+RunConfig launchConfig(const RunConfig &config, const Manifest &manifest) {
+  RunConfig own = config;
+  if (!manifest.takesAlpha())
+    own.alpha = 1;
+  return own;
+}
+
 /// Fills each input of the sequence from the seeded generator of the first
 /// launch that reads it.
 std::string uploadInputs(const Driver &driver, const Sequence &sequence,
@@ -32,7 +40,8 @@ std::string uploadInputs(const Driver &driver, const Sequence &sequence,
     auto it = generated.find(index);
     if (it == generated.end()) {
       ParamBytes in;
-      if (std::string error = generateInputs(launch.manifest, config, in);
+      if (std::string error = generateInputs(
+              launch.manifest, launchConfig(config, launch.manifest), in);
           !error.empty())
         return describeLaunch(sequence, index) + ": " + error;
       it = generated.emplace(index, std::move(in)).first;
@@ -55,7 +64,7 @@ std::string bindLaunch(const Driver &driver, const SequenceLaunch &launch,
   for (Param param : launch.manifest.params)
     if (manifest::isBuffer(param))
       work.buffers[int(param)] = buffers.at(launch.bufferOf(param));
-  work.alpha = config.alpha;
+  work.alpha = launchConfig(config, launch.manifest).alpha;
   work.outputs = outputsOf(launch.manifest);
   work.uniqueBytes = uniqueBytes(launch.manifest);
   return setUpTensorMaps(driver, launch.manifest, work);
@@ -71,7 +80,7 @@ std::string checkFromDevice(const Driver &driver, const Manifest &manifest,
     CU_CHECK(cuMemcpyDtoH, bytes.data(), work.buffers[int(param)],
              bytes.size());
   }
-  return makeCheck(manifest, config, in, work.check);
+  return makeCheck(manifest, launchConfig(config, manifest), in, work.check);
 }
 
 /// Checks what the launch wrote against what it read.
