@@ -133,8 +133,7 @@ TEST(RunnerSequence, ReadsASequence) {
   // by the quantize before the gemv reads them, y is only written.
   EXPECT_EQ(sequenceInputs(*s),
             (std::map<int64_t, size_t>{{0, 0}, {3, 1}, {4, 1}}));
-  EXPECT_EQ(describeLaunch(*s, 1),
-            "launch 2 (" + scratchDir() + "/g.json)");
+  EXPECT_EQ(describeLaunch(*s, 1), "launch 2 (" + scratchDir() + "/g.json)");
 }
 
 TEST(RunnerSequence, RejectsBadSequences) {
@@ -249,8 +248,7 @@ struct Kernels {
 };
 
 Kernels *kernels = nullptr;
-CUfunction const kQuantizeFunction =
-    reinterpret_cast<CUfunction>(uintptr_t(2));
+CUfunction const kQuantizeFunction = reinterpret_cast<CUfunction>(uintptr_t(2));
 
 class RunnerSequenceFake : public testing::Test {
 protected:
@@ -270,8 +268,8 @@ protected:
       return CUDA_SUCCESS;
     };
     driver.cuLaunchKernel = [](CUfunction function, unsigned, unsigned,
-                               unsigned, unsigned, unsigned, unsigned,
-                               unsigned, CUstream, void **params, void **) {
+                               unsigned, unsigned, unsigned, unsigned, unsigned,
+                               CUstream, void **params, void **) {
       if (function == kFlushFunction)
         return CUDA_SUCCESS;
       if (function == kQuantizeFunction)
@@ -376,4 +374,14 @@ TEST_F(RunnerSequenceFake, AFailureAfterTimingIsReported) {
   EXPECT_FALSE(timing);
 }
 
+} // namespace
+
+namespace {
+TEST(RunnerSequence, SequenceFileNames) {
+  EXPECT_EQ(manifest::sequenceFileName("p_", "decode_step"),
+            "p_decode_step.sequence.json");
+  EXPECT_TRUE(manifest::isSequenceFile("out/decode_step.sequence.json"));
+  EXPECT_FALSE(manifest::isSequenceFile("out/decode_step.json"));
+  EXPECT_FALSE(manifest::isSequenceFile("sequence.json"));
+}
 } // namespace

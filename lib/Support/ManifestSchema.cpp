@@ -241,5 +241,11 @@ bool manifest::writes(Op op, Param param) {
 
 std::string manifest::sequenceFileName(std::string_view prefix,
                                        std::string_view function) {
-  return std::string(prefix) + std::string(function) + ".sequence.json";
+  return std::string(prefix) + std::string(function) + kSequenceSuffix;
+}
+
+bool manifest::isSequenceFile(std::string_view path) {
+  std::string_view suffix = kSequenceSuffix;
+  return path.size() >= suffix.size() &&
+         path.substr(path.size() - suffix.size()) == suffix;
 }

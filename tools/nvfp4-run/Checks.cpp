@@ -1,4 +1,5 @@
-//===- Checks.cpp - Inputs and verification of each op ---------------------===//
+//===- Checks.cpp - Inputs and verification of each op
+//---------------------===//
 
 #include "nvfp4-run/Checks.h"
 
@@ -65,8 +66,8 @@ std::vector<float> quantizerValues(const QuantizeProblem &p,
                                    const std::vector<uint8_t> &stored) {
   std::vector<float> values(stored.size() / ref::elementBytes(p.element));
   for (size_t i = 0; i < values.size(); ++i)
-    values[i] = static_cast<float>(ref::readOutput(p.element, stored.data(),
-                                                   static_cast<int64_t>(i)));
+    values[i] = static_cast<float>(
+        ref::readOutput(p.element, stored.data(), static_cast<int64_t>(i)));
   return values;
 }
 
@@ -153,8 +154,8 @@ Check gemvCheck(const Manifest &manifest, const RunConfig &config,
   kept->b = in[int(Param::B)];
   kept->sfb = in[int(Param::SFB)];
   std::vector<double> expected =
-      ref::gemvExact(problem, kept->a.data(), kept->sfa.data(),
-                     kept->b.data(), kept->sfb.data());
+      ref::gemvExact(problem, kept->a.data(), kept->sfa.data(), kept->b.data(),
+                     kept->sfb.data());
   return [problem, config, kept,
           expected = std::move(expected)](const Written &out) {
     ref::Comparison comparison = ref::compareAnyOrderGemv(
@@ -191,9 +192,8 @@ std::string conversionCheck(const Manifest &manifest, const RunConfig &config,
                             const ParamBytes &in, Check &check) {
   const ConversionProblem &p = manifest.conversion;
   ConversionSizes sizes = conversionSizes(p);
-  std::vector<uint8_t> expected =
-      ref::convertScaleLayout(p.from, p.to, in[int(Param::Source)].data(),
-                              p.rows, p.cols, p.l);
+  std::vector<uint8_t> expected = ref::convertScaleLayout(
+      p.from, p.to, in[int(Param::Source)].data(), p.rows, p.cols, p.l);
   if (int64_t(expected.size()) != sizes.dest)
     return "the reference converted to " + std::to_string(expected.size()) +
            " bytes, expected " + std::to_string(sizes.dest);
@@ -218,10 +218,10 @@ std::string generateQuantize(const Manifest &manifest, const RunConfig &config,
     return error;
   // A two-level quantize reads the global scale the reference chose.
   if (manifest.kind == Op::Quantize && p.twoLevel)
-    in[int(Param::GlobalScale)] = floatBytes(
-        ref::quantize(p.format, p.layout, /*twoLevel=*/true,
-                      values.values.data(), p.rows, p.k, p.l)
-            .globalScale);
+    in[int(Param::GlobalScale)] =
+        floatBytes(ref::quantize(p.format, p.layout, /*twoLevel=*/true,
+                                 values.values.data(), p.rows, p.k, p.l)
+                       .globalScale);
   in[int(Param::Input)] = std::move(values.stored);
   return "";
 }
@@ -240,7 +240,8 @@ std::string quantizeCheck(const Manifest &manifest, const RunConfig &config,
       return error;
   // The reference chooses its global scale; the kernel must have read that
   // one for the two to be compared.
-  if (p.twoLevel && in[int(Param::GlobalScale)] != floatBytes(want->globalScale))
+  if (p.twoLevel &&
+      in[int(Param::GlobalScale)] != floatBytes(want->globalScale))
     return "the global scale the kernel read (" +
            std::to_string(readFloat(in[int(Param::GlobalScale)])) +
            ") is not the reference's (" + std::to_string(want->globalScale) +
@@ -265,10 +266,9 @@ Check globalScaleCheck(const Manifest &manifest, const RunConfig &config,
                        const ParamBytes &in) {
   const QuantizeProblem &p = manifest.quantization;
   std::vector<float> values = quantizerValues(p, in[int(Param::Input)]);
-  float want =
-      ref::quantize(ref::ScaleFormat::NVFP4, ref::ScaleLayout::Linear,
-                    /*twoLevel=*/true, values.data(), p.rows, p.k, p.l)
-          .globalScale;
+  float want = ref::quantize(ref::ScaleFormat::NVFP4, ref::ScaleLayout::Linear,
+                             /*twoLevel=*/true, values.data(), p.rows, p.k, p.l)
+                   .globalScale;
   uint64_t seed = config.seed;
   return [seed, want](const Written &out) {
     VerifyResult result = compareBytes(out[0], floatBytes(want));
@@ -341,8 +341,8 @@ std::vector<Output> run::outputsOf(const Manifest &manifest) {
   for (Param param : takenParams(manifest, [&](Param p) {
          return manifest::writes(manifest.kind, p);
        }))
-    outputs.push_back({param, size_t(paramBytes(manifest, param)),
-                       poisonsOf(manifest.kind)});
+    outputs.push_back(
+        {param, size_t(paramBytes(manifest, param)), poisonsOf(manifest.kind)});
   return outputs;
 }
 

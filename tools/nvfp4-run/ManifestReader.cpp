@@ -400,7 +400,8 @@ std::string show(const std::array<uint32_t, 3> &d) {
 
 } // namespace
 
-std::string nvfp4::run::joinPath(std::string_view dir, const std::string &file) {
+std::string nvfp4::run::joinPath(std::string_view dir,
+                                 const std::string &file) {
   if (file.empty() || file[0] == '/' || dir.empty() || dir == ".")
     return file;
   std::string joined(dir);

@@ -287,8 +287,9 @@ std::string nvfp4::run::formatBench(const Manifest &manifest,
          baseName(manifest.path) + "]";
 }
 
-std::string nvfp4::run::formatSequence(const Sequence &sequence,
-                                       const std::vector<VerifyResult> &results) {
+std::string
+nvfp4::run::formatSequence(const Sequence &sequence,
+                           const std::vector<VerifyResult> &results) {
   std::string head = "sequence " + sequence.function + ": ";
   std::string count = std::to_string(sequence.launches.size());
   std::string tail = " [" + baseName(sequence.path) + "]";

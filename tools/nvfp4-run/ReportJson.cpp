@@ -34,16 +34,16 @@ Object optionalIndex(int64_t value) {
 /// The "bench" object of a kernel or a sequence.
 Object benchObject(const BenchResult &bench) {
   Object out = {{"median_us", number(bench.kernel.medianUs)},
-                    {"min_us", number(bench.kernel.minUs)},
-                    {"reps", bench.kernel.reps},
-                    {"flush", name(bench.flush)},
-                    {"unique_bytes", bench.uniqueBytes},
-                    {"gbps", number(bench.gbps())},
-                    {"copy_gbps", number(bench.copyGBps)},
-                    {"pct_of_copy", number(bench.percentOfCopy())},
-                    {"floor_us", number(bench.floorUs())},
-                    {"registers", bench.registers},
-                    {"local_bytes", bench.localBytes}};
+                {"min_us", number(bench.kernel.minUs)},
+                {"reps", bench.kernel.reps},
+                {"flush", name(bench.flush)},
+                {"unique_bytes", bench.uniqueBytes},
+                {"gbps", number(bench.gbps())},
+                {"copy_gbps", number(bench.copyGBps)},
+                {"pct_of_copy", number(bench.percentOfCopy())},
+                {"floor_us", number(bench.floorUs())},
+                {"registers", bench.registers},
+                {"local_bytes", bench.localBytes}};
   if (bench.chain > 1) {
     out["chain"] = bench.chain;
     out["pdl"] = bench.pdl;
@@ -212,9 +212,10 @@ std::string nvfp4::run::formatJsonChecked(const Manifest &manifest) {
   return out.dump(-1, ' ', false, Object::error_handler_t::replace);
 }
 
-std::string nvfp4::run::formatJsonSequence(
-    const Sequence &sequence, const std::vector<VerifyResult> &results,
-    const BenchResult *bench) {
+std::string
+nvfp4::run::formatJsonSequence(const Sequence &sequence,
+                               const std::vector<VerifyResult> &results,
+                               const BenchResult *bench) {
   Object out;
   out["sequence"] = sequence.path;
   out["function"] = sequence.function;

@@ -53,7 +53,8 @@ std::string upload(const Driver &driver, CUdeviceptr &ptr,
 }
 
 /// Allocates the buffer of `out` and records it as an output.
-static std::string allocateOutput(const Driver &driver, Workload &work, Output out) {
+static std::string allocateOutput(const Driver &driver, Workload &work,
+                                  Output out) {
   CU_CHECK(cuMemAlloc, &work.buffers[int(out.param)], out.bytes);
   work.outputs.push_back(std::move(out));
   return "";
@@ -112,8 +113,8 @@ std::string setUpTensorMaps(const Driver &driver, const Manifest &manifest,
 }
 
 /// Uploads every buffer of `in` the kernel reads.
-static std::string uploadAll(const Driver &driver,
-                             const Manifest &manifest, Workload &work, const ParamBytes &in) {
+static std::string uploadAll(const Driver &driver, const Manifest &manifest,
+                             Workload &work, const ParamBytes &in) {
   for (Param param : inputsOf(manifest))
     if (std::string error =
             upload(driver, work.buffers[int(param)], in[int(param)]);
@@ -124,12 +125,11 @@ static std::string uploadAll(const Driver &driver,
 
 /// Sets up the workload of `manifest`'s op on seeded inputs.
 static std::string setUp(const Driver &driver, const Manifest &manifest,
-                  const RunConfig &config, Workload &work) {
+                         const RunConfig &config, Workload &work) {
   ParamBytes in;
   if (std::string error = generateInputs(manifest, config, in); !error.empty())
     return error;
-  if (std::string error = uploadAll(driver, manifest, work, in);
-      !error.empty())
+  if (std::string error = uploadAll(driver, manifest, work, in); !error.empty())
     return error;
   for (Output out : outputsOf(manifest))
     if (std::string error = allocateOutput(driver, work, std::move(out));
@@ -298,7 +298,6 @@ std::string Runner::timeColdL2(const RunConfig &config,
   for (int i = 0; i < config.reps; ++i)
     CU_CHECK(cuEventElapsedTime, &elapsed[i], starts[i], stops[i]);
   return "";
-
 }
 
 std::string Runner::run(const Manifest &manifest, const RunConfig &config,

@@ -120,8 +120,8 @@ std::string checkArg(const Sequence &sequence, const Manifest &manifest,
 bool parseBuffers(const json::Json &list, Sequence &sequence,
                   std::string &error) {
   for (size_t i = 0; i < list.size(); ++i) {
-    std::string where = std::string(seq_key::Buffers) + "[" +
-                        std::to_string(i) + "]";
+    std::string where =
+        std::string(seq_key::Buffers) + "[" + std::to_string(i) + "]";
     if (error = expectObject(list[i], where); !error.empty())
       return false;
     Fields fields(list[i], where, error);
@@ -264,8 +264,7 @@ std::map<int64_t, size_t> nvfp4::run::sequenceInputs(const Sequence &sequence) {
       Param param = launch.manifest.params[j];
       int64_t arg = launch.args[j].arg;
       if (manifest::isBuffer(param) &&
-          !manifest::writes(launch.manifest.kind, param) &&
-          !written.count(arg))
+          !manifest::writes(launch.manifest.kind, param) && !written.count(arg))
         inputs.emplace(arg, i);
     }
     for (size_t j = 0; j < launch.args.size(); ++j)
@@ -275,8 +274,7 @@ std::map<int64_t, size_t> nvfp4::run::sequenceInputs(const Sequence &sequence) {
   return inputs;
 }
 
-std::string nvfp4::run::describeLaunch(const Sequence &sequence,
-                                       size_t index) {
+std::string nvfp4::run::describeLaunch(const Sequence &sequence, size_t index) {
   return "launch " + std::to_string(index + 1) + " (" +
          sequence.launches[index].manifest.path + ")";
 }

@@ -170,15 +170,15 @@ std::string Runner::runSequence(const Sequence &sequence,
     if (std::string error = measureCopyBandwidth(); !error.empty())
       return error;
   std::vector<float> elapsed;
-  if (std::string error = timeColdL2(config,
-                                     [&]() -> std::string {
-                                       for (size_t i = 0; i < count; ++i)
-                                         if (std::string error = launch(i);
-                                             !error.empty())
-                                           return error;
-                                       return "";
-                                     },
-                                     elapsed);
+  if (std::string error = timeColdL2(
+          config,
+          [&]() -> std::string {
+            for (size_t i = 0; i < count; ++i)
+              if (std::string error = launch(i); !error.empty())
+                return error;
+            return "";
+          },
+          elapsed);
       !error.empty())
     return error;
 
@@ -186,8 +186,8 @@ std::string Runner::runSequence(const Sequence &sequence,
   int64_t uniqueBytes = 0;
   for (size_t i = 0; i < count; ++i) {
     VerifyResult again;
-    if (std::string error = verifyLaunch(
-            driver, sequence.launches[i].manifest, config, works[i], again);
+    if (std::string error = verifyLaunch(driver, sequence.launches[i].manifest,
+                                         config, works[i], again);
         !error.empty())
       return describeLaunch(sequence, i) + ": " + error;
     if (!again.pass) {

@@ -285,9 +285,11 @@ int runSequenceFile(const Options &options) {
     }
   // The alpha of the launches that take one (those without compute with
   // 1); when none does, --alpha is refused as for one such kernel.
-  auto takesAlpha = std::find_if(
-      sequence->launches.begin(), sequence->launches.end(),
-      [](const SequenceLaunch &launch) { return launch.manifest.takesAlpha(); });
+  auto takesAlpha =
+      std::find_if(sequence->launches.begin(), sequence->launches.end(),
+                   [](const SequenceLaunch &launch) {
+                     return launch.manifest.takesAlpha();
+                   });
   const Manifest &rated = takesAlpha != sequence->launches.end()
                               ? takesAlpha->manifest
                               : sequence->launches.front().manifest;
@@ -331,7 +333,13 @@ int main(int argc, char **argv) {
 
   bool failed = false;
   std::vector<Job> jobs;
+  size_t sequenceFiles = 0;
   for (const std::string &path : options->manifests) {
+    // An export directory's *.json holds its sequence files too.
+    if (nvfp4::manifest::isSequenceFile(path)) {
+      ++sequenceFiles;
+      continue;
+    }
     std::optional<Manifest> manifest = loadManifest(path, error);
     if (!manifest) {
       printError(error);
@@ -358,6 +366,11 @@ int main(int argc, char **argv) {
                               : "OK " + describe(*manifest) + " " +
                                     manifest->chip.name + " [" + path + "]");
     jobs.push_back({std::move(*manifest), *alpha});
+  }
+  if (sequenceFiles == options->manifests.size()) {
+    printError(options->manifests.front() +
+               " is a sequence file: run it with --sequence");
+    return 1;
   }
   if (options->checkOnly)
     return failed ? 1 : 0;

@@ -236,9 +236,14 @@ inline constexpr const char *Scalar = "scalar";
 inline constexpr const char *TensorMap = "tensor_map";
 } // namespace seq_key
 
-/// "<prefix><function>.sequence.json".
+/// "<prefix><function>.sequence.json": the name ends in kSequenceSuffix,
+/// which no manifest's does (a glob of an export directory's *.json takes
+/// both; nvfp4-run skips the sequence files among its manifests).
+inline constexpr const char *kSequenceSuffix = ".sequence.json";
 std::string sequenceFileName(std::string_view prefix,
                              std::string_view function);
+/// True when `path` names a sequence file (ends in kSequenceSuffix).
+bool isSequenceFile(std::string_view path);
 
 } // namespace nvfp4::manifest
 
