@@ -385,3 +385,30 @@ TEST(RunnerSequence, SequenceFileNames) {
   EXPECT_FALSE(manifest::isSequenceFile("sequence.json"));
 }
 } // namespace
+
+namespace {
+TEST(RunnerSequence, ReportLines) {
+  std::string error;
+  std::optional<Sequence> s = loadSequence(writeSequence(), error);
+  ASSERT_TRUE(s) << error;
+  VerifyResult pass, fail;
+  pass.pass = true;
+  EXPECT_EQ(formatSequence(*s, {pass, pass}),
+            "PASS sequence decode_step: 2 launches [s.sequence.json]");
+  EXPECT_EQ(formatSequence(*s, {fail}),
+            "FAIL sequence decode_step: launch 1 of 2 failed (quantize "
+            "2x64x1 bf16 nvfp4 linear) [s.sequence.json]");
+  EXPECT_EQ(formatJsonSequence(*s, {pass, fail}, nullptr),
+            "{\"sequence\":\"" + s->path +
+                "\",\"function\":\"decode_step\",\"launches\":2,"
+                "\"failed_launch\":2,\"status\":\"fail\"}");
+  BenchResult bench;
+  bench.kernel = {10, 9, 200};
+  bench.copyGBps = 1000;
+  bench.uniqueBytes = 5000000;
+  EXPECT_EQ(formatSequenceBench(*s, bench),
+            "BENCH sequence decode_step: 10.00 us median (min 9.00 us, 200 "
+            "reps), 500 GB/s, 50.0% of copy (1000 GB/s), floor 5.00 us "
+            "[s.sequence.json]");
+}
+} // namespace
