@@ -287,6 +287,18 @@ std::string nvfp4::run::formatBench(const Manifest &manifest,
          baseName(manifest.path) + "]";
 }
 
+namespace {
+/// "1 launch", "2 launches".
+std::string launches(size_t count) {
+  return std::to_string(count) + (count == 1 ? " launch" : " launches");
+}
+} // namespace
+
+std::string nvfp4::run::formatSequenceChecked(const Sequence &sequence) {
+  return "OK sequence " + sequence.function + ": " +
+         launches(sequence.launches.size()) + " [" + sequence.path + "]";
+}
+
 std::string
 nvfp4::run::formatSequence(const Sequence &sequence,
                            const std::vector<VerifyResult> &results) {
@@ -301,7 +313,7 @@ nvfp4::run::formatSequence(const Sequence &sequence,
   if (results.size() < sequence.launches.size())
     return "FAIL " + head + std::to_string(results.size()) + " of " + count +
            " launches ran" + tail;
-  return "PASS " + head + count + " launches" + tail;
+  return "PASS " + head + launches(sequence.launches.size()) + tail;
 }
 
 std::string nvfp4::run::formatSequenceBench(const Sequence &sequence,

@@ -106,6 +106,9 @@ std::string formatVerify(const Manifest &manifest, const VerifyResult &result);
 /// 72.5% of copy (4270 GB/s), floor 15.48 us [file.json]"; a chain of
 /// launches adds "chain=3 pdl " (or "chain=3 ") before the file name.
 std::string formatBench(const Manifest &manifest, const BenchResult &result);
+/// What --check --sequence prints: "OK sequence decode_step: 2 launches
+/// [PATH]".
+std::string formatSequenceChecked(const Sequence &sequence);
 /// The last line of a --sequence run: "PASS sequence decode_step: 2
 /// launches [decode_step.sequence.json]", or "FAIL sequence decode_step:
 /// launch 1 of 2 failed (quantize 8x7168x1 bf16 nvfp4 linear) [...]".

@@ -299,9 +299,7 @@ int runSequenceFile(const Options &options) {
     return 1;
   }
   if (options.checkOnly) {
-    printLine("OK sequence " + sequence->function + ": " +
-              std::to_string(sequence->launches.size()) + " launches [" +
-              sequence->path + "]");
+    printLine(formatSequenceChecked(*sequence));
     return 0;
   }
   SharedState state;
