@@ -402,6 +402,12 @@ TEST(RunnerSequence, ReportLines) {
             "{\"sequence\":\"" + s->path +
                 "\",\"function\":\"decode_step\",\"launches\":2,"
                 "\"failed_launch\":2,\"status\":\"fail\"}");
+  EXPECT_EQ(formatSequenceChecked(*s),
+            "OK sequence decode_step: 2 launches [" + s->path + "]");
+  EXPECT_EQ(formatJsonSequenceChecked(*s),
+            "{\"sequence\":\"" + s->path +
+                "\",\"function\":\"decode_step\",\"launches\":2,"
+                "\"status\":\"ok\"}");
   BenchResult bench;
   bench.kernel = {10, 9, 200};
   bench.copyGBps = 1000;

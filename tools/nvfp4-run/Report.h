@@ -109,6 +109,8 @@ std::string formatBench(const Manifest &manifest, const BenchResult &result);
 /// What --check --sequence prints: "OK sequence decode_step: 2 launches
 /// [PATH]".
 std::string formatSequenceChecked(const Sequence &sequence);
+/// Its --json form: {"sequence", "function", "launches", "status": "ok"}.
+std::string formatJsonSequenceChecked(const Sequence &sequence);
 /// The last line of a --sequence run: "PASS sequence decode_step: 2
 /// launches [decode_step.sequence.json]", or "FAIL sequence decode_step:
 /// launch 1 of 2 failed (quantize 8x7168x1 bf16 nvfp4 linear) [...]".

@@ -212,14 +212,28 @@ std::string nvfp4::run::formatJsonChecked(const Manifest &manifest) {
   return out.dump(-1, ' ', false, Object::error_handler_t::replace);
 }
 
-std::string
-nvfp4::run::formatJsonSequence(const Sequence &sequence,
-                               const std::vector<VerifyResult> &results,
-                               const BenchResult *bench) {
+namespace {
+/// The fields every record of a sequence starts with.
+Object sequenceFields(const Sequence &sequence) {
   Object out;
   out["sequence"] = sequence.path;
   out["function"] = sequence.function;
   out["launches"] = sequence.launches.size();
+  return out;
+}
+} // namespace
+
+std::string nvfp4::run::formatJsonSequenceChecked(const Sequence &sequence) {
+  Object out = sequenceFields(sequence);
+  out["status"] = "ok";
+  return out.dump(-1, ' ', false, Object::error_handler_t::replace);
+}
+
+std::string
+nvfp4::run::formatJsonSequence(const Sequence &sequence,
+                               const std::vector<VerifyResult> &results,
+                               const BenchResult *bench) {
+  Object out = sequenceFields(sequence);
   bool pass = results.size() == sequence.launches.size();
   for (size_t i = 0; i < results.size() && pass; ++i)
     if (!results[i].pass) {

@@ -299,7 +299,8 @@ int runSequenceFile(const Options &options) {
     return 1;
   }
   if (options.checkOnly) {
-    printLine(formatSequenceChecked(*sequence));
+    printLine(options.json ? formatJsonSequenceChecked(*sequence)
+                           : formatSequenceChecked(*sequence));
     return 0;
   }
   SharedState state;
