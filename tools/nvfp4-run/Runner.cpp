@@ -7,12 +7,8 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <functional>
-#include <memory>
-#include <random>
 #include <utility>
 #include <vector>
 
