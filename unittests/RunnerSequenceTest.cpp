@@ -418,3 +418,27 @@ TEST(RunnerSequence, ReportLines) {
             "[s.sequence.json]");
 }
 } // namespace
+
+namespace {
+TEST(RunnerSequence, ALaunchRewritingAnEarlierInputIsFound) {
+  std::string error;
+  std::optional<Sequence> s = loadSequence(writeSequence(), error);
+  ASSERT_TRUE(s) << error;
+  EXPECT_EQ(rewrittenInput(*s), "");
+  // A second quantize writes xq and xs again after the gemv read them.
+  s = loadSequence(writeSequence("launches", R"([
+    {"manifest": "q.json", "args": [{"arg": 0}, {"arg": 1}, {"arg": 2}]},
+    {"manifest": "g.json", "args": [{"arg": 3}, {"arg": 4}, {"arg": 1},
+                                    {"arg": 2}, {"arg": 5},
+                                    {"arg": 6, "scalar": true}]},
+    {"manifest": "q.json", "args": [{"arg": 0}, {"arg": 1}, {"arg": 2}]}])"),
+                   error);
+  ASSERT_TRUE(s) << error;
+  std::string dir = scratchDir();
+  EXPECT_EQ(rewrittenInput(*s),
+            "launch 3 (" + dir +
+                "/q.json) writes argument 1, which launch 2 (" + dir +
+                "/g.json) read: its timed repetitions would read other "
+                "inputs");
+}
+} // namespace

@@ -274,6 +274,28 @@ std::map<int64_t, size_t> nvfp4::run::sequenceInputs(const Sequence &sequence) {
   return inputs;
 }
 
+std::string nvfp4::run::rewrittenInput(const Sequence &sequence) {
+  std::map<int64_t, size_t> readBy; // argument -> first launch reading it
+  for (size_t i = 0; i < sequence.launches.size(); ++i) {
+    const SequenceLaunch &launch = sequence.launches[i];
+    for (size_t j = 0; j < launch.args.size(); ++j) {
+      Param param = launch.manifest.params[j];
+      if (!manifest::isBuffer(param))
+        continue;
+      int64_t arg = launch.args[j].arg;
+      auto it = readBy.find(arg);
+      if (manifest::writes(launch.manifest.kind, param) && it != readBy.end())
+        return describeLaunch(sequence, i) + " writes argument " +
+               std::to_string(arg) + ", which " +
+               describeLaunch(sequence, it->second) +
+               " read: its timed repetitions would read other inputs";
+      if (!manifest::writes(launch.manifest.kind, param))
+        readBy.emplace(arg, i);
+    }
+  }
+  return "";
+}
+
 std::string nvfp4::run::describeLaunch(const Sequence &sequence, size_t index) {
   return "launch " + std::to_string(index + 1) + " (" +
          sequence.launches[index].manifest.path + ")";

@@ -64,6 +64,11 @@ std::optional<Sequence> loadSequence(const std::string &path,
 /// kernel's seeded generator fills it.
 std::map<int64_t, size_t> sequenceInputs(const Sequence &sequence);
 
+/// "" unless a launch writes a buffer an earlier launch read: each timed
+/// repetition then feeds the earlier launch other inputs than the ones it
+/// was verified on, so --bench cannot re-verify it; then a one-line reason.
+std::string rewrittenInput(const Sequence &sequence);
+
 /// The launch's description in messages: "launch 2 (gemv.json)".
 std::string describeLaunch(const Sequence &sequence, size_t index);
 

@@ -298,6 +298,11 @@ int runSequenceFile(const Options &options) {
     reportManifestError(options, rated.path, error);
     return 1;
   }
+  if (options.bench)
+    if (error = rewrittenInput(*sequence); !error.empty()) {
+      reportManifestError(options, sequence->path, "--bench: " + error);
+      return 1;
+    }
   if (options.checkOnly) {
     printLine(options.json ? formatJsonSequenceChecked(*sequence)
                            : formatSequenceChecked(*sequence));
