@@ -47,4 +47,4 @@ for f in "$out"/*/*.ptx; do
 done
 echo
 echo "Manifest of the first kernel ($out/sm_90a):"
-cat "$(ls "$out"/sm_90a/*.json | head -1)"
+cat "$(ls "$out"/sm_90a/*.json | grep -v '\.sequence\.json$' | head -1)"

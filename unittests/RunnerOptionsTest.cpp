@@ -299,3 +299,25 @@ TEST(RunnerChip, FamilyTargetsRunWithinTheFamily) {
 }
 
 } // namespace
+
+namespace {
+TEST(RunnerOptions, Sequence) {
+  std::string error;
+  std::optional<Options> o =
+      parseArgs({"--sequence", "f.sequence.json", "--bench"}, error);
+  ASSERT_TRUE(o) << error;
+  EXPECT_EQ(o->sequence, "f.sequence.json");
+  EXPECT_TRUE(o->manifests.empty());
+  EXPECT_EQ(optionsError({"--sequence", "f.sequence.json", "a.json"}),
+            "--sequence runs the manifests its file names: give no manifest "
+            "besides");
+  for (std::vector<const char *> extra :
+       {std::vector<const char *>{"--bench", "--chain", "2"},
+        {"--bench", "--chain", "2", "--pdl"},
+        {"--m", "8"}}) {
+    extra.insert(extra.begin(), {"--sequence", "f.sequence.json"});
+    EXPECT_EQ(optionsError(extra), "--chain, --pdl, --m, --k, --l and --n do "
+                                   "not apply to --sequence");
+  }
+}
+} // namespace

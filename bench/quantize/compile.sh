@@ -43,4 +43,4 @@ done > "$out/shapes.txt"
 python3 "$root/scripts/nvfp4_ir.py" "${specs[@]}" |
   "$opt" --nvfp4-to-ptx="chip=sm_90a ${NVFP4_QUANTIZE_OPTIONS:-} export-dir=$dir" \
     -o /dev/null
-echo "quantize: $(ls "$dir"/*.json | wc -l) kernels in $dir"
+echo "quantize: $(ls "$dir"/*.json | grep -v '\.sequence\.json$' | wc -l) kernels in $dir"

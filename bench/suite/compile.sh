@@ -31,5 +31,5 @@ for variant in "${variants[@]}"; do
   python3 "$root/scripts/nvfp4_ir.py" $specs |
     "$opt" --nvfp4-to-ptx="chip=sm_90a ${NVFP4_SUITE_OPTIONS:-} export-dir=$dir" \
       -o /dev/null
-  echo "$variant: $(ls "$dir"/*.json | wc -l) kernels in $dir"
+  echo "$variant: $(ls "$dir"/*.json | grep -v '\.sequence\.json$' | wc -l) kernels in $dir"
 done

@@ -222,3 +222,30 @@ std::vector<const char *> manifest::signatureKeys(Op op) {
     keys.push_back(k);
   return keys;
 }
+
+bool manifest::writes(Op op, Param param) {
+  switch (op) {
+  case Op::Gemv:
+    return param == Param::C;
+  case Op::ConvertScaleLayout:
+    return param == Param::Dest;
+  case Op::Quantize:
+    return param == Param::Data || param == Param::Scales;
+  case Op::QuantizeGlobalScale:
+    return param == Param::GlobalScale;
+  case Op::Dequantize:
+    return param == Param::Output;
+  }
+  return false;
+}
+
+std::string manifest::sequenceFileName(std::string_view prefix,
+                                       std::string_view function) {
+  return std::string(prefix) + std::string(function) + kSequenceSuffix;
+}
+
+bool manifest::isSequenceFile(std::string_view path) {
+  std::string_view suffix = kSequenceSuffix;
+  return path.size() >= suffix.size() &&
+         path.substr(path.size() - suffix.size()) == suffix;
+}

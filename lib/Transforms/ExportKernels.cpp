@@ -7,6 +7,7 @@
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4.h"
 #include "nvfp4/Support/ManifestSchema.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -19,6 +20,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+#include <map>
 
 namespace mlir::nvfp4 {
 #define GEN_PASS_DEF_NVFP4EXPORTKERNELS
@@ -129,6 +131,9 @@ struct NVFP4ExportKernelsPass
     });
     if (result.wasInterrupted())
       return signalPassFailure();
+    for (auto func : module.getOps<func::FuncOp>())
+      if (failed(exportSequence(func)))
+        return signalPassFailure();
     printSummary();
   }
 
@@ -223,6 +228,96 @@ struct NVFP4ExportKernelsPass
       }
     }
     names.push_back(base);
+    return success();
+  }
+
+  /// Writes the sequence file of `func` (ManifestSchema.h) when it launches
+  /// nvfp4 kernels: its launches in program order and the arguments they
+  /// share.
+  LogicalResult exportSequence(func::FuncOp func) {
+    SmallVector<gpu::LaunchFuncOp> launches;
+    func.walk([&](gpu::LaunchFuncOp launch) {
+      if (launch->hasAttr(mlir::nvfp4::kLaunchAttrName))
+        launches.push_back(launch);
+    });
+    if (launches.empty())
+      return success();
+    llvm::json::Array launchList;
+    std::map<unsigned, int64_t> buffers; // argument index -> bytes
+    for (gpu::LaunchFuncOp launch : launches) {
+      llvm::json::Array args;
+      if (failed(sequenceArgs(func, launch, args, buffers)))
+        return failure();
+      std::string base = prefix + launch.getKernelName().getValue().str();
+      launchList.push_back(
+          llvm::json::Object{{schema::seq_key::Manifest, base + ".json"},
+                             {schema::seq_key::Args, std::move(args)}});
+    }
+    llvm::json::Array bufferList;
+    for (auto [arg, bytes] : buffers)
+      bufferList.push_back(
+          llvm::json::Object{{schema::seq_key::Arg, int64_t(arg)},
+                             {schema::seq_key::Bytes, bytes}});
+    llvm::json::Object sequence{
+        {schema::seq_key::Version, schema::kSequenceVersion},
+        {schema::seq_key::Function, func.getSymName().str()},
+        {schema::seq_key::Buffers, std::move(bufferList)},
+        {schema::seq_key::Launches, std::move(launchList)}};
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << llvm::formatv("{0:2}", llvm::json::Value(std::move(sequence)))
+       << "\n";
+    SmallString<256> path(directory);
+    llvm::sys::path::append(
+        path, schema::sequenceFileName(prefix, func.getSymName()));
+    return writeFile(func.getLoc(), path, text);
+  }
+
+  /// The sequence entries of `launch`'s arguments, in its manifest's params
+  /// order; every buffer argument is recorded in `buffers`.
+  LogicalResult sequenceArgs(func::FuncOp func, gpu::LaunchFuncOp launch,
+                             llvm::json::Array &args,
+                             std::map<unsigned, int64_t> &buffers) {
+    auto info =
+        launch->getAttrOfType<DictionaryAttr>(mlir::nvfp4::kLaunchAttrName);
+    auto params = info.getAs<ArrayAttr>(schema::key::Params);
+    ValueRange operands = launch.getKernelOperands();
+    if (!params || params.size() != operands.size())
+      return emitError(launch.getLoc())
+             << "nvfp4.launch of '" << launch.getKernelName().getValue()
+             << "' lists " << (params ? params.size() : 0) << " params for "
+             << operands.size() << " kernel arguments";
+    for (auto [param, operand] : llvm::zip(params, operands)) {
+      StringRef name = cast<StringAttr>(param).getValue();
+      if (name == schema::name(schema::Param::ATensorMap) ||
+          name == schema::name(schema::Param::SFATensorMap)) {
+        args.push_back(llvm::json::Object{{schema::seq_key::TensorMap, true}});
+        continue;
+      }
+      auto arg = dyn_cast<BlockArgument>(operand);
+      if (!arg || arg.getOwner() != &func.getBody().front())
+        return emitError(launch.getLoc())
+               << "argument '" << name << "' of the launch of '"
+               << launch.getKernelName().getValue()
+               << "' is not an argument of function '" << func.getSymName()
+               << "': its sequence cannot be exported";
+      unsigned index = arg.getArgNumber();
+      if (arg.getType().isF32()) {
+        args.push_back(llvm::json::Object{{schema::seq_key::Arg, index},
+                                          {schema::seq_key::Scalar, true}});
+        continue;
+      }
+      auto type = dyn_cast<MemRefType>(arg.getType());
+      if (!type || !type.hasStaticShape() ||
+          !type.getElementType().isIntOrFloat())
+        return emitError(launch.getLoc())
+               << "argument '" << name << "' of the launch of '"
+               << launch.getKernelName().getValue()
+               << "' is neither an f32 nor a static memref";
+      buffers[index] = type.getNumElements() *
+                       type.getElementType().getIntOrFloatBitWidth() / 8;
+      args.push_back(llvm::json::Object{{schema::seq_key::Arg, index}});
+    }
     return success();
   }
 

@@ -21,7 +21,7 @@ import time
 
 from .compiler import export
 from .errors import CompileError
-from .manifest import MANIFEST_VERSION
+from .manifest import MANIFEST_VERSION, is_manifest_file
 
 REQUEST_FILE = "request.json"
 
@@ -91,7 +91,7 @@ class Cache:
         try:
             export(compiler, spec.module(), pipeline, building)
             manifests = sorted(f for f in os.listdir(building)
-                               if f.endswith(".json"))
+                               if is_manifest_file(f))
             if len(manifests) != 1:
                 raise CompileError(f"nvfp4-opt exported {len(manifests)} "
                                    f"manifests for {spec.spec()}, expected 1")

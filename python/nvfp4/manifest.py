@@ -35,6 +35,10 @@ MAX_VECTORS = 16
 # not encode tensor maps (nvfp4-run does), so it refuses such kernels.
 TENSOR_MAP_PARAMS = ("a_tensor_map", "sfa_tensor_map")
 TENSOR_MAPS_KEY = "tensor_maps"
+# ManifestSchema.h kSequenceSuffix: an export directory also holds one
+# sequence file per host function (docs/nvfp4-run.md, "Sequences"), whose
+# name ends in it; no manifest's does.
+SEQUENCE_SUFFIX = ".sequence.json"
 # The fields of a GEMV manifest the signature pins (signatureKeys(Gemv)):
 # these always, TENSOR_MAPS_KEY when either side has it.
 SIGNED_KEYS = ("chip", "op", "l", "m", "k", "n", "scale_format",
@@ -69,6 +73,12 @@ def _reject_duplicates(pairs):
 
 def _positive_int(value):
     return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+def is_manifest_file(name):
+    """True for the file name of a manifest in an export directory (not of a
+    sequence file)."""
+    return name.endswith(".json") and not name.endswith(SEQUENCE_SUFFIX)
 
 
 def read_manifest(path):

@@ -8,7 +8,7 @@ from conftest import FakeDriver, reference_layout
 from nvfp4 import ArgumentError, GemvSpec, Kernel
 import nvfp4
 from nvfp4.compiler import export
-from nvfp4.manifest import read_manifest, read_ptx
+from nvfp4.manifest import is_manifest_file, read_manifest, read_ptx
 
 
 @pytest.fixture(scope="module")
@@ -23,7 +23,7 @@ def manifests(tmp_path_factory):
                  GemvSpec(256, 512, 1, layout="blocked128x4", alpha=False)):
         directory = tmp_path_factory.mktemp("export")
         export(compiler, spec.module(), "chip=sm_90a", str(directory))
-        (name,) = [p for p in os.listdir(directory) if p.endswith(".json")]
+        (name,) = [p for p in os.listdir(directory) if is_manifest_file(p)]
         found[spec.alpha] = str(directory / name)
     return found
 

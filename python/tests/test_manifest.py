@@ -8,7 +8,8 @@ import pytest
 from nvfp4 import GemvSpec, ManifestError
 from nvfp4.compiler import export
 from nvfp4.manifest import (MANIFEST_VERSION, SIGNED_KEYS,
-                            embedded_signature, read_manifest, read_ptx)
+                            embedded_signature, is_manifest_file,
+                            read_manifest, read_ptx)
 
 SPEC = GemvSpec(130, 1056, 3, "mxfp4", "blocked128x4", "bf16")
 
@@ -21,7 +22,7 @@ def exported(tmp_path_factory, request):
         pytest.skip("no nvfp4-opt: build the repository or set NVFP4_OPT")
     directory = tmp_path_factory.mktemp("export")
     export(compiler, SPEC.module(), "chip=sm_90a", str(directory))
-    (path,) = [p for p in os.listdir(directory) if p.endswith(".json")]
+    (path,) = [p for p in os.listdir(directory) if is_manifest_file(p)]
     return str(directory / path)
 
 

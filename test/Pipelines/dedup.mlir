@@ -22,6 +22,7 @@
 // FILES-NEXT: nvfp4_gemv_256x128x2_nvfp4_linear_f16.ptx
 // FILES-NEXT: nvfp4_gemv_256x128x2_nvfp4_linear_f32.json
 // FILES-NEXT: nvfp4_gemv_256x128x2_nvfp4_linear_f32.ptx
+// FILES-NEXT: three_gemvs.sequence.json
 // FILES-NOT:  {{.}}
 
 func.func @three_gemvs(%a: memref<2x256x64xi8>, %sfa: memref<2x256x8xf8E4M3FN>,

@@ -104,8 +104,13 @@ module attributes {gpu.container_module} {
   gpu.binary @kmaps [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
   func.func @f(%src: memref<512xi8>) {
     %c1 = arith.constant 1 : index
+    // One operand per param (the function's sequence binds each); the map
+    // is a placeholder the runner replaces.
+    %map = arith.constant 0 : i64
     gpu.launch_func @kmaps::@kmaps blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
-        args(%src : memref<512xi8>)
+        args(%src : memref<512xi8>, %src : memref<512xi8>,
+             %src : memref<512xi8>, %src : memref<512xi8>,
+             %src : memref<512xi8>, %map : i64)
         {nvfp4.launch = {kernel = "kmaps", chip = "sm_90a", op = "gemv",
                          m = 256, k = 512, l = 2, scale_format = "nvfp4",
                          scale_layout = "linear", output = "f16",
@@ -213,10 +218,11 @@ module attributes {gpu.container_module} {
 // VEC-NEXT: "version": 4
 module attributes {gpu.container_module} {
   gpu.binary @kvec [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
-  func.func @f(%src: memref<512xi8>) {
+  func.func @f(%src: memref<512xi8>, %alpha: f32) {
     %c1 = arith.constant 1 : index
     gpu.launch_func @kvec::@kvec blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
-        args(%src : memref<512xi8>)
+        args(%src : memref<512xi8>, %src : memref<512xi8>,
+             %src : memref<512xi8>, %src : memref<512xi8>, %alpha : f32)
         {nvfp4.launch = {kernel = "kvec", chip = "sm_90a", op = "gemv",
                          m = 256, k = 512, l = 2, scale_format = "nvfp4",
                          scale_layout = "linear", output = "f16",

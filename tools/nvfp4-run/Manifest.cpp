@@ -72,6 +72,33 @@ QuantizeSizes nvfp4::run::quantizeSizes(Op op, const QuantizeProblem &p) {
   return sizes;
 }
 
+int64_t nvfp4::run::paramBytes(const Manifest &manifest, Param param) {
+  if (manifest.isConversion()) {
+    ConversionSizes sizes = conversionSizes(manifest.conversion);
+    return param == Param::Source ? sizes.source
+           : param == Param::Dest ? sizes.dest
+                                  : 0;
+  }
+  if (manifest.isQuantization()) {
+    QuantizeSizes sizes = quantizeSizes(manifest.kind, manifest.quantization);
+    switch (param) {
+    case Param::Input:
+      return sizes.input;
+    case Param::Data:
+      return sizes.data;
+    case Param::Scales:
+      return sizes.scales;
+    case Param::Output:
+      return sizes.output;
+    case Param::GlobalScale:
+      return sizes.globalScale;
+    default:
+      return 0;
+    }
+  }
+  return bufferSizes(manifest.problem).byParam()[int(param)];
+}
+
 int64_t nvfp4::run::uniqueBytes(const Manifest &manifest) {
   if (manifest.isConversion())
     return conversionSizes(manifest.conversion).unique();
@@ -138,29 +165,37 @@ std::string notRegularFile(const std::string &path) {
 }
 } // namespace
 
-std::optional<Manifest> nvfp4::run::loadManifest(const std::string &path,
-                                                 std::string &error) {
+bool nvfp4::run::readRegularFile(const std::string &path,
+                                 std::string &contents) {
   // Only regular files are read: a FIFO would block, a directory is no
   // manifest.
-  auto readFile = [](const std::string &file, std::string &contents) {
-    struct stat info;
-    if (stat(file.c_str(), &info) != 0 || !S_ISREG(info.st_mode))
-      return false;
-    std::ifstream in(file, std::ios::binary);
-    if (!in)
-      return false;
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    contents = buffer.str();
-    return !in.bad();
-  };
+  struct stat info;
+  if (stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode))
+    return false;
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return false;
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  contents = buffer.str();
+  return !in.bad();
+}
 
+std::string nvfp4::run::directoryOf(const std::string &path) {
+  size_t slash = path.rfind('/');
+  if (slash == 0)
+    return "/";
+  return slash == std::string::npos ? "" : path.substr(0, slash);
+}
+
+std::optional<Manifest> nvfp4::run::loadManifest(const std::string &path,
+                                                 std::string &error) {
   std::string text;
   if (std::string what = notRegularFile(path); !what.empty()) {
     error = path + ": " + what + ", not a manifest file";
     return std::nullopt;
   }
-  if (!readFile(path, text)) {
+  if (!readRegularFile(path, text)) {
     error = path + ": cannot read the manifest";
     return std::nullopt;
   }
@@ -169,11 +204,8 @@ std::optional<Manifest> nvfp4::run::loadManifest(const std::string &path,
     error = path + ":" + error;
     return std::nullopt;
   }
-  size_t slash = path.rfind('/');
-  std::string baseDir = slash == std::string::npos ? "" : path.substr(0, slash);
-  if (slash == 0)
-    baseDir = "/";
-  std::optional<Manifest> manifest = parseManifest(*doc, baseDir, error);
+  std::optional<Manifest> manifest =
+      parseManifest(*doc, directoryOf(path), error);
   if (!manifest) {
     // Located errors start with a digit ("3:14: ..."); keep "path:3:14:".
     bool located = !error.empty() && error[0] >= '0' && error[0] <= '9';
@@ -186,7 +218,7 @@ std::optional<Manifest> nvfp4::run::loadManifest(const std::string &path,
             ", not a regular file";
     return std::nullopt;
   }
-  if (!readFile(manifest->ptxPath, manifest->ptx)) {
+  if (!readRegularFile(manifest->ptxPath, manifest->ptx)) {
     error = path + ": PTX file " + manifest->ptxPath + " not found";
     return std::nullopt;
   }

@@ -120,6 +120,10 @@ struct QuantizeSizes {
 };
 QuantizeSizes quantizeSizes(Op op, const QuantizeProblem &p);
 
+/// Bytes of the buffer of buffer parameter `param` of the kernel as stored
+/// (0 for a parameter it does not take).
+int64_t paramBytes(const Manifest &manifest, Param param);
+
 /// Bytes a kernel must move at the least: what --bench rates it by.
 int64_t uniqueBytes(const Manifest &manifest);
 
@@ -148,6 +152,17 @@ std::optional<Manifest> parseManifest(const json::Document &doc,
 /// global agrees with every field of the manifest it carries. Returns an
 /// empty string when it does.
 std::string checkPtx(const Manifest &manifest, std::string_view ptx);
+
+/// Reads the regular file at `path` into `contents`; false when it is no
+/// regular file or cannot be read.
+bool readRegularFile(const std::string &path, std::string &contents);
+
+/// The directory part of `path` ("" for a bare file name), against which
+/// the files a manifest or sequence names are resolved.
+std::string directoryOf(const std::string &path);
+
+/// `file` relative to `dir` (unchanged when absolute or `dir` is empty).
+std::string joinPath(std::string_view dir, const std::string &file);
 
 /// Reads, parses and checks the manifest at `path` and the PTX it names.
 /// Errors are one line, prefixed with the manifest's path.

@@ -398,7 +398,10 @@ std::string show(const std::array<uint32_t, 3> &d) {
          std::to_string(d[2]) + "]";
 }
 
-std::string joinPath(std::string_view dir, const std::string &file) {
+} // namespace
+
+std::string nvfp4::run::joinPath(std::string_view dir,
+                                 const std::string &file) {
   if (file.empty() || file[0] == '/' || dir.empty() || dir == ".")
     return file;
   std::string joined(dir);
@@ -406,8 +409,6 @@ std::string joinPath(std::string_view dir, const std::string &file) {
     joined += '/';
   return joined + file;
 }
-
-} // namespace
 
 std::optional<Manifest> nvfp4::run::parseManifest(const json::Document &doc,
                                                   std::string_view baseDir,

@@ -126,6 +126,12 @@ public:
     flag("--json", "print one JSON object per manifest", o.json);
     flag("--check", "only validate manifests and PTX (no GPU needed)",
          o.checkOnly);
+    app.add_option("--sequence", o.sequence,
+                   "run the launches of one host function in order on shared "
+                   "buffers (a <function>.sequence.json file) instead of "
+                   "manifests")
+        ->type_name("FILE")
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   }
 
   CLI::App app;
@@ -245,8 +251,20 @@ std::optional<Options> nvfp4::run::parseOptions(int argc,
     return std::nullopt;
   }
 
-  if (options.manifests.empty()) {
+  if (!options.sequence.empty() && !options.manifests.empty()) {
+    error = "--sequence runs the manifests its file names: give no manifest "
+            "besides";
+    return std::nullopt;
+  }
+  if (options.manifests.empty() && options.sequence.empty()) {
     error = "no manifest given (see --help)";
+    return std::nullopt;
+  }
+  if (!options.sequence.empty() &&
+      (cli.app.count("--chain") || options.pdl || options.m || options.k ||
+       options.l || options.n)) {
+    error = "--chain, --pdl, --m, --k, --l and --n do not apply to "
+            "--sequence";
     return std::nullopt;
   }
   if (options.bench && cli.app.count("--reps") &&

@@ -18,6 +18,7 @@ enum class FlushMode { Clean, Dirty };
 
 struct Options {
   std::vector<std::string> manifests;
+  std::string sequence; // --sequence: a sequence file instead of manifests
   uint64_t seed = 1;
   ref::Distribution dist = ref::Distribution::Full;
   std::optional<float> alpha; // default: see chooseAlpha

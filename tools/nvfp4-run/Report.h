@@ -9,6 +9,7 @@
 
 #include "nvfp4-run/Manifest.h"
 #include "nvfp4-run/Options.h"
+#include "nvfp4-run/Sequence.h"
 
 #include <cstdint>
 #include <string>
@@ -105,6 +106,27 @@ std::string formatVerify(const Manifest &manifest, const VerifyResult &result);
 /// 72.5% of copy (4270 GB/s), floor 15.48 us [file.json]"; a chain of
 /// launches adds "chain=3 pdl " (or "chain=3 ") before the file name.
 std::string formatBench(const Manifest &manifest, const BenchResult &result);
+/// What --check --sequence prints: "OK sequence decode_step: 2 launches
+/// [PATH]".
+std::string formatSequenceChecked(const Sequence &sequence);
+/// Its --json form: {"sequence", "function", "launches", "status": "ok"}.
+std::string formatJsonSequenceChecked(const Sequence &sequence);
+/// The last line of a --sequence run: "PASS sequence decode_step: 2
+/// launches [decode_step.sequence.json]", or "FAIL sequence decode_step:
+/// launch 1 of 2 failed (quantize 8x7168x1 bf16 nvfp4 linear) [...]".
+/// `results` holds one entry per launch that ran.
+std::string formatSequence(const Sequence &sequence,
+                           const std::vector<VerifyResult> &results);
+/// "BENCH sequence decode_step: 21.35 us median (...), ... [file]": the
+/// whole sequence's time and the unique bytes of all its launches.
+std::string formatSequenceBench(const Sequence &sequence,
+                                const BenchResult &result);
+/// The JSON record of a sequence: its file, function, launch count,
+/// "status" ("pass" or "fail", with "failed_launch" counted from 1) and,
+/// when timed, its "bench".
+std::string formatJsonSequence(const Sequence &sequence,
+                               const std::vector<VerifyResult> &results,
+                               const BenchResult *bench);
 /// "COPY 1024 MiB device-to-device: 4270 GB/s (median of 20)".
 std::string formatCopy(double gbps, int64_t bytes, int reps);
 /// One JSON object on one line (ReportJson.cpp); `bench` may be null.

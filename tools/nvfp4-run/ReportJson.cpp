@@ -31,6 +31,26 @@ Object optionalIndex(int64_t value) {
 }
 
 /// The manifest's identity and problem, first in every line about it.
+/// The "bench" object of a kernel or a sequence.
+Object benchObject(const BenchResult &bench) {
+  Object out = {{"median_us", number(bench.kernel.medianUs)},
+                {"min_us", number(bench.kernel.minUs)},
+                {"reps", bench.kernel.reps},
+                {"flush", name(bench.flush)},
+                {"unique_bytes", bench.uniqueBytes},
+                {"gbps", number(bench.gbps())},
+                {"copy_gbps", number(bench.copyGBps)},
+                {"pct_of_copy", number(bench.percentOfCopy())},
+                {"floor_us", number(bench.floorUs())},
+                {"registers", bench.registers},
+                {"local_bytes", bench.localBytes}};
+  if (bench.chain > 1) {
+    out["chain"] = bench.chain;
+    out["pdl"] = bench.pdl;
+  }
+  return out;
+}
+
 Object manifestFields(const Manifest &manifest) {
   Object out;
   out["manifest"] = manifest.path;
@@ -172,21 +192,7 @@ std::string nvfp4::run::formatJson(const Manifest &manifest,
   else
     addGemv(out, manifest, result);
   if (bench)
-    out["bench"] = {{"median_us", number(bench->kernel.medianUs)},
-                    {"min_us", number(bench->kernel.minUs)},
-                    {"reps", bench->kernel.reps},
-                    {"flush", name(bench->flush)},
-                    {"unique_bytes", bench->uniqueBytes},
-                    {"gbps", number(bench->gbps())},
-                    {"copy_gbps", number(bench->copyGBps)},
-                    {"pct_of_copy", number(bench->percentOfCopy())},
-                    {"floor_us", number(bench->floorUs())},
-                    {"registers", bench->registers},
-                    {"local_bytes", bench->localBytes}};
-  if (bench && bench->chain > 1) {
-    out["bench"]["chain"] = bench->chain;
-    out["bench"]["pdl"] = bench->pdl;
-  }
+    out["bench"] = benchObject(*bench);
   // Invalid UTF-8 in a path is replaced rather than thrown on.
   return out.dump(-1, ' ', false, Object::error_handler_t::replace);
 }
@@ -203,5 +209,39 @@ std::string nvfp4::run::formatJsonError(const std::string &manifestPath,
 std::string nvfp4::run::formatJsonChecked(const Manifest &manifest) {
   Object out = manifestFields(manifest);
   out["status"] = "ok";
+  return out.dump(-1, ' ', false, Object::error_handler_t::replace);
+}
+
+namespace {
+/// The fields every record of a sequence starts with.
+Object sequenceFields(const Sequence &sequence) {
+  Object out;
+  out["sequence"] = sequence.path;
+  out["function"] = sequence.function;
+  out["launches"] = sequence.launches.size();
+  return out;
+}
+} // namespace
+
+std::string nvfp4::run::formatJsonSequenceChecked(const Sequence &sequence) {
+  Object out = sequenceFields(sequence);
+  out["status"] = "ok";
+  return out.dump(-1, ' ', false, Object::error_handler_t::replace);
+}
+
+std::string
+nvfp4::run::formatJsonSequence(const Sequence &sequence,
+                               const std::vector<VerifyResult> &results,
+                               const BenchResult *bench) {
+  Object out = sequenceFields(sequence);
+  bool pass = results.size() == sequence.launches.size();
+  for (size_t i = 0; i < results.size() && pass; ++i)
+    if (!results[i].pass) {
+      pass = false;
+      out["failed_launch"] = i + 1;
+    }
+  out["status"] = pass ? "pass" : "fail";
+  if (bench)
+    out["bench"] = benchObject(*bench);
   return out.dump(-1, ' ', false, Object::error_handler_t::replace);
 }

@@ -6,9 +6,12 @@
 #include "nvfp4-run/Manifest.h"
 #include "nvfp4-run/Options.h"
 #include "nvfp4-run/Report.h"
+#include "nvfp4-run/Sequence.h"
 
+#include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace nvfp4::run {
 
@@ -49,6 +52,16 @@ public:
   std::string run(const Manifest &manifest, const RunConfig &config,
                   VerifyResult &result, std::optional<BenchResult> &bench);
 
+  /// Runs the launches of `sequence` in order on shared buffers and
+  /// verifies each against the reference computed from the inputs it read
+  /// (SequenceRunner.cpp); `results` gets one entry per launch run, up to
+  /// the first that fails. With config.bench and every launch passing, also
+  /// times the whole sequence into `bench`. Returns a one-line error when a
+  /// CUDA call fails or a check cannot be made.
+  std::string runSequence(const Sequence &sequence, const RunConfig &config,
+                          std::vector<VerifyResult> &results,
+                          std::optional<BenchResult> &bench);
+
   /// Device copy bandwidth (bytes read + written per second / 1e9), measured
   /// once in the first --bench run; 0 until then.
   double copyGBps() const { return copyBandwidth; }
@@ -64,6 +77,11 @@ private:
   double copyBandwidth = 0;
 
   std::string measureCopyBandwidth();
+  /// Times config.reps calls of `launchAll` (one interval each, the L2
+  /// cold before each; docs/problem.md section 4) into `elapsed`, in ms.
+  std::string timeColdL2(const RunConfig &config,
+                         const std::function<std::string()> &launchAll,
+                         std::vector<float> &elapsed);
 };
 
 } // namespace nvfp4::run

@@ -11,8 +11,10 @@
 #include "nvfp4-run/Options.h"
 #include "nvfp4-run/Report.h"
 #include "nvfp4-run/Runner.h"
+#include "nvfp4-run/Sequence.h"
 #include "nvfp4-run/Subprocess.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -97,17 +99,16 @@ void readMessages(const std::string &messages, SharedState &state) {
   }
 }
 
-/// Runs one manifest in the current (child) process. Returns 0 on a pass, 1
-/// on a failure or error, kFatal when CUDA is unusable.
-int runJob(const Options &options, const Job &job, const SharedState &state,
-           int reportFd) {
+/// Loads the driver and initialises the runner in the current (child)
+/// process; prints the device line once under --bench. Returns 0, or kFatal
+/// when CUDA is unusable.
+int startDevice(const Options &options, cuda::Driver &driver, Runner &runner,
+                const SharedState &state, int reportFd) {
   std::string error;
-  cuda::Driver driver;
   if (!driver.load(error)) {
     printError(error);
     return kFatal;
   }
-  Runner runner(driver);
   error = runner.init();
   if (!error.empty()) {
     printError(error);
@@ -123,19 +124,16 @@ int runJob(const Options &options, const Job &job, const SharedState &state,
               std::to_string(device.driverVersion % 1000 / 10) + ")");
     sendMessage(reportFd, "device");
   }
+  runner.setCopyGBps(state.copyGBps);
+  return 0;
+}
 
-  const Manifest &manifest = job.manifest;
-  error =
-      checkChipRunsOn(manifest.chip, device.major, device.minor, device.name);
-  if (!error.empty()) {
-    reportManifestError(options, manifest.path, error);
-    return 1;
-  }
-
+/// The run's configuration from the command line.
+RunConfig runConfig(const Options &options, float alpha) {
   RunConfig config;
   config.seed = options.seed;
   config.dist = options.dist;
-  config.alpha = job.alpha;
+  config.alpha = alpha;
   config.rtol = options.rtol;
   config.atol = options.atol;
   config.bench = options.bench;
@@ -143,7 +141,39 @@ int runJob(const Options &options, const Job &job, const SharedState &state,
   config.flush = options.flush;
   config.chain = options.chain;
   config.pdl = options.pdl;
-  runner.setCopyGBps(state.copyGBps);
+  return config;
+}
+
+/// Passes a bandwidth measured in this child on to the next ones; true
+/// when there was one (its line is then printed).
+bool shareCopyBandwidth(const Runner &runner, const SharedState &state,
+                        int reportFd) {
+  if (state.copyGBps != 0 || runner.copyGBps() == 0)
+    return false;
+  char value[64];
+  std::snprintf(value, sizeof(value), "copy %.17g", runner.copyGBps());
+  sendMessage(reportFd, value);
+  return true;
+}
+
+/// Runs one manifest in the current (child) process. Returns 0 on a pass, 1
+/// on a failure or error, kFatal when CUDA is unusable.
+int runJob(const Options &options, const Job &job, const SharedState &state,
+           int reportFd) {
+  cuda::Driver driver;
+  Runner runner(driver);
+  if (int status = startDevice(options, driver, runner, state, reportFd))
+    return status;
+  const DeviceInfo &device = runner.device();
+  const Manifest &manifest = job.manifest;
+  std::string error =
+      checkChipRunsOn(manifest.chip, device.major, device.minor, device.name);
+  if (!error.empty()) {
+    reportManifestError(options, manifest.path, error);
+    return 1;
+  }
+
+  RunConfig config = runConfig(options, job.alpha);
   VerifyResult result;
   std::optional<BenchResult> bench;
   error = runner.run(manifest, config, result, bench);
@@ -151,12 +181,7 @@ int runJob(const Options &options, const Job &job, const SharedState &state,
     reportManifestError(options, manifest.path, error);
     return 1;
   }
-  bool measuredCopy = state.copyGBps == 0 && runner.copyGBps() > 0;
-  if (measuredCopy) {
-    char value[64];
-    std::snprintf(value, sizeof(value), "copy %.17g", runner.copyGBps());
-    sendMessage(reportFd, value);
-  }
+  bool measuredCopy = shareCopyBandwidth(runner, state, reportFd);
   if (options.json) {
     printLine(formatJson(manifest, result, bench ? &*bench : nullptr));
   } else {
@@ -168,6 +193,130 @@ int runJob(const Options &options, const Job &job, const SharedState &state,
       printLine(formatBench(manifest, *bench));
   }
   return result.pass ? 0 : 1;
+}
+
+/// Runs a sequence in the current (child) process: one line a launch that
+/// ran, then the sequence's. Returns as runJob.
+int runSequenceJob(const Options &options, const Sequence &sequence,
+                   float alpha, const SharedState &state, int reportFd) {
+  cuda::Driver driver;
+  Runner runner(driver);
+  if (int status = startDevice(options, driver, runner, state, reportFd))
+    return status;
+  const DeviceInfo &device = runner.device();
+  for (const SequenceLaunch &launch : sequence.launches)
+    if (std::string error = checkChipRunsOn(launch.manifest.chip, device.major,
+                                            device.minor, device.name);
+        !error.empty()) {
+      reportManifestError(options, launch.manifest.path, error);
+      return 1;
+    }
+  std::vector<VerifyResult> results;
+  std::optional<BenchResult> bench;
+  if (std::string error = runner.runSequence(
+          sequence, runConfig(options, alpha), results, bench);
+      !error.empty()) {
+    reportManifestError(options, sequence.path, error);
+    return 1;
+  }
+  bool measuredCopy = shareCopyBandwidth(runner, state, reportFd);
+  bool pass = results.size() == sequence.launches.size();
+  for (size_t i = 0; i < results.size(); ++i) {
+    const Manifest &manifest = sequence.launches[i].manifest;
+    printLine(options.json ? formatJson(manifest, results[i], nullptr)
+                           : formatVerify(manifest, results[i]));
+    pass &= results[i].pass;
+  }
+  if (options.json) {
+    printLine(formatJsonSequence(sequence, results, bench ? &*bench : nullptr));
+  } else {
+    printLine(formatSequence(sequence, results));
+    if (measuredCopy)
+      printLine(
+          formatCopy(runner.copyGBps(), Runner::kCopyBytes, Runner::kCopyReps));
+    if (bench)
+      printLine(formatSequenceBench(sequence, *bench));
+  }
+  return pass ? 0 : 1;
+}
+
+/// Reports how a child ended when it did not exit on its own; true when
+/// the run must stop (CUDA unusable, or no child could be started).
+bool reportChild(const Options &options, const std::string &path,
+                 const ChildResult &child, bool &failed) {
+  switch (child.kind) {
+  case ChildResult::Kind::Exited:
+    failed |= child.code != 0;
+    return child.code == kFatal;
+  case ChildResult::Kind::TimedOut:
+    reportManifestError(options, path,
+                        "stopped after " +
+                            std::to_string(options.timeoutSeconds) +
+                            " s (kernel hung?)");
+    break;
+  case ChildResult::Kind::Signaled:
+    reportManifestError(options, path,
+                        "the run died of signal " + std::to_string(child.code));
+    break;
+  case ChildResult::Kind::ForkFailed:
+    printError("cannot start a child process");
+    failed = true;
+    return true;
+  }
+  failed = true;
+  return false;
+}
+
+/// --sequence: loads and checks the sequence and its manifests, then runs
+/// it in a child process. Returns the exit status.
+int runSequenceFile(const Options &options) {
+  std::string error;
+  std::optional<Sequence> sequence = loadSequence(options.sequence, error);
+  if (!sequence) {
+    printError(error);
+    if (options.json)
+      printLine(formatJsonError(options.sequence, error));
+    return 1;
+  }
+  for (const SequenceLaunch &launch : sequence->launches)
+    if (error = checkInputs(options, launch.manifest); !error.empty()) {
+      reportManifestError(options, launch.manifest.path, error);
+      return 1;
+    }
+  // The alpha of the launches that take one (those without compute with
+  // 1); when none does, --alpha is refused as for one such kernel.
+  auto takesAlpha =
+      std::find_if(sequence->launches.begin(), sequence->launches.end(),
+                   [](const SequenceLaunch &launch) {
+                     return launch.manifest.takesAlpha();
+                   });
+  const Manifest &rated = takesAlpha != sequence->launches.end()
+                              ? takesAlpha->manifest
+                              : sequence->launches.front().manifest;
+  std::optional<float> alpha = chooseAlpha(options, rated, error);
+  if (!alpha) {
+    reportManifestError(options, rated.path, error);
+    return 1;
+  }
+  if (options.bench)
+    if (error = rewrittenInput(*sequence); !error.empty()) {
+      reportManifestError(options, sequence->path, "--bench: " + error);
+      return 1;
+    }
+  if (options.checkOnly) {
+    printLine(options.json ? formatJsonSequenceChecked(*sequence)
+                           : formatSequenceChecked(*sequence));
+    return 0;
+  }
+  SharedState state;
+  ChildResult child = runInChild(
+      [&](int reportFd) {
+        return runSequenceJob(options, *sequence, *alpha, state, reportFd);
+      },
+      options.timeoutSeconds);
+  bool failed = false;
+  reportChild(options, sequence->path, child, failed);
+  return failed ? 1 : 0;
 }
 
 } // namespace
@@ -183,10 +332,18 @@ int main(int argc, char **argv) {
     std::fputs(usage().c_str(), stdout);
     return 0;
   }
+  if (!options->sequence.empty())
+    return runSequenceFile(*options);
 
   bool failed = false;
   std::vector<Job> jobs;
+  size_t sequenceFiles = 0;
   for (const std::string &path : options->manifests) {
+    // An export directory's *.json holds its sequence files too.
+    if (nvfp4::manifest::isSequenceFile(path)) {
+      ++sequenceFiles;
+      continue;
+    }
     std::optional<Manifest> manifest = loadManifest(path, error);
     if (!manifest) {
       printError(error);
@@ -214,6 +371,11 @@ int main(int argc, char **argv) {
                                     manifest->chip.name + " [" + path + "]");
     jobs.push_back({std::move(*manifest), *alpha});
   }
+  if (sequenceFiles == options->manifests.size()) {
+    printError(options->manifests.front() +
+               " is a sequence file: run it with --sequence");
+    return 1;
+  }
   if (options->checkOnly)
     return failed ? 1 : 0;
 
@@ -223,29 +385,8 @@ int main(int argc, char **argv) {
         [&](int reportFd) { return runJob(*options, job, state, reportFd); },
         options->timeoutSeconds);
     readMessages(child.messages, state);
-    const std::string &path = job.manifest.path;
-    switch (child.kind) {
-    case ChildResult::Kind::Exited:
-      if (child.code == kFatal)
-        return 1;
-      failed |= child.code != 0;
-      continue;
-    case ChildResult::Kind::TimedOut:
-      reportManifestError(*options, path,
-                          "stopped after " +
-                              std::to_string(options->timeoutSeconds) +
-                              " s (kernel hung?)");
-      break;
-    case ChildResult::Kind::Signaled:
-      reportManifestError(*options, path,
-                          "the run died of signal " +
-                              std::to_string(child.code));
-      break;
-    case ChildResult::Kind::ForkFailed:
-      printError("cannot start a child process");
+    if (reportChild(*options, job.manifest.path, child, failed))
       return 1;
-    }
-    failed = true;
   }
   return failed ? 1 : 0;
 }

@@ -200,6 +200,51 @@ std::vector<const char *> signatureKeys(Op op);
 /// other key.
 std::vector<const char *> spellings(std::string_view key);
 
+/// True when a kernel of `op` writes the buffer `param`, false when it only
+/// reads it (or it is no buffer): a gemv writes c, a quantize data and
+/// scales, a quantize_global_scale global_scale, a dequantize output and a
+/// convert_scale_layout dest.
+bool writes(Op op, Param param);
+
+/// The sequence file: for one host function whose nvfp4 ops were lowered to
+/// launches, the launches in program order and the function arguments they
+/// share, so that nvfp4-run can run them in order on shared buffers. Written
+/// by nvfp4-export-kernels as sequenceFileName(prefix, function) next to the
+/// manifests:
+///   {"version": kSequenceVersion, "function": "decode_step",
+///    "buffers": [{"arg": 0, "bytes": 114688}, ...],
+///    "launches": [{"manifest": "decode_step_quantize.json",
+///                  "args": [{"arg": 0}, {"arg": 1}, ...]}, ...]}
+/// `buffers` has one entry per memref argument some launch uses (its index
+/// and its size in bytes). A launch's `args` follow its manifest's params
+/// order: a buffer param names its function argument; a scalar param (a
+/// gemv's alpha) names it too, with "scalar": true; a tensor-map param has
+/// "tensor_map": true and no argument (the runner encodes it from the
+/// buffer it describes). The manifest path is relative to the sequence
+/// file's directory.
+inline constexpr int64_t kSequenceVersion = 1;
+namespace seq_key {
+inline constexpr const char *Version = "version";
+inline constexpr const char *Function = "function";
+inline constexpr const char *Buffers = "buffers";
+inline constexpr const char *Launches = "launches";
+inline constexpr const char *Arg = "arg";
+inline constexpr const char *Bytes = "bytes";
+inline constexpr const char *Manifest = "manifest";
+inline constexpr const char *Args = "args";
+inline constexpr const char *Scalar = "scalar";
+inline constexpr const char *TensorMap = "tensor_map";
+} // namespace seq_key
+
+/// "<prefix><function>.sequence.json": the name ends in kSequenceSuffix,
+/// which no manifest's does (a glob of an export directory's *.json takes
+/// both; nvfp4-run skips the sequence files among its manifests).
+inline constexpr const char *kSequenceSuffix = ".sequence.json";
+std::string sequenceFileName(std::string_view prefix,
+                             std::string_view function);
+/// True when `path` names a sequence file (ends in kSequenceSuffix).
+bool isSequenceFile(std::string_view path);
+
 } // namespace nvfp4::manifest
 
 #endif // NVFP4_SUPPORT_MANIFESTSCHEMA_H

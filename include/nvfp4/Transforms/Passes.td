@@ -25,6 +25,14 @@ def NVFP4ExportKernels : Pass<"nvfp4-export-kernels", "::mlir::ModuleOp"> {
     `sfb` exactly when its vectors are e2m1). A kernel launched several times
     is written once.
 
+    For every host function (`func.func`) that launches nvfp4 kernels it also
+    writes `<dir>/<prefix><function>.sequence.json`: the function's launches
+    in program order, each naming its manifest and binding every kernel
+    parameter to a function argument, and the sizes of the memref arguments
+    they use, so that `nvfp4-run --sequence` runs them in order on shared
+    buffers (docs/nvfp4-run.md, "Sequences"). A launch argument that is no
+    argument of the function is a located error.
+
     On success the pass prints one line on stderr naming what it wrote. Any
     failure (a directory that cannot be created, a file that cannot be
     written completely, `ptxas` missing or failing) is one located error;
