@@ -161,7 +161,8 @@ Check gemvCheck(const Manifest &manifest, const RunConfig &config,
     ref::Comparison comparison = ref::compareAnyOrderGemv(
         problem, kept->a.data(), kept->sfa.data(), kept->b.data(),
         kept->sfb.data(), out[0].data(), expected, config.rtol, config.atol,
-        /*everyElement=*/config.dist == ref::Distribution::Extreme);
+        /*everyElement=*/config.dist == ref::Distribution::Extreme ||
+            config.everyElement);
     VerifyResult result =
         fromComparison(comparison, problem.output, out[0], expected);
     result.seed = config.seed;
