@@ -459,6 +459,35 @@ void buildGlobalScaleBody(OpBuilder &b, gpu::GPUFuncOp kernel, QuantizeOp op,
   gpu::ReturnOp::create(b, loc);
 }
 
+/// Launches the kernel of a quantize or dequantize `op` on (gridX, L) CTAs
+/// with `args`; its manifest names the scale format and layout, the values'
+/// type (`input` or `output`) and whether it reads the global scale.
+template <typename OpT>
+void launchQuantizer(PatternRewriter &rewriter, OpT op, gpu::GPUFuncOp kernel,
+                     StringRef chip, schema::Op kind, int64_t gridX,
+                     ValueRange args) {
+  namespace key = schema::key;
+  Builder &b = rewriter;
+  bool quantize = kind == schema::Op::Quantize;
+  Value values = quantize ? op->getOperand(0) : op->getOperand(2);
+  bool twoLevel = op.getGlobalScale() != nullptr;
+  NamedAttribute fields[] = {
+      b.getNamedAttr(key::ScaleFormat,
+                     b.getStringAttr(stringifyScaleFormat(op.getFormat()))),
+      b.getNamedAttr(key::ScaleLayout,
+                     b.getStringAttr(stringifyScaleLayout(op.getLayout()))),
+      b.getNamedAttr(quantize ? key::Input : key::Output,
+                     b.getStringAttr(typeName(elementType(values)))),
+      b.getNamedAttr(key::GlobalScale, b.getBoolAttr(twoLevel))};
+  ValuesShape s = valuesShape(values);
+  launchBufferKernel(
+      rewriter, op, kernel, gridX, s.l, args,
+      launchInfo(
+          rewriter, kernel, chip, kind, s, fields, gridX, s.l,
+          schema::params(kind, ::nvfp4::ref::VectorElement::E2M1, twoLevel)
+              .required));
+}
+
 struct QuantizeToGPU : public OpRewritePattern<QuantizeOp> {
   QuantizeToGPU(MLIRContext *ctx, StringRef chip)
       : OpRewritePattern(ctx), chip(chip.str()) {}
@@ -507,20 +536,8 @@ struct QuantizeToGPU : public OpRewritePattern<QuantizeOp> {
     gpu::GPUFuncOp kernel =
         createBufferKernel(rewriter, module, loc, name, chip, args, kThreads);
     buildQuantizeBody(rewriter, kernel, op);
-    NamedAttribute fields[] = {
-        b.getNamedAttr(key::ScaleFormat,
-                       b.getStringAttr(stringifyScaleFormat(op.getFormat()))),
-        b.getNamedAttr(key::ScaleLayout,
-                       b.getStringAttr(stringifyScaleLayout(op.getLayout()))),
-        b.getNamedAttr(key::Input, b.getStringAttr(typeName(element))),
-        b.getNamedAttr(key::GlobalScale, b.getBoolAttr(twoLevel))};
-    launchBufferKernel(
-        rewriter, op, kernel, gridX, s.l, args,
-        launchInfo(rewriter, kernel, chip, schema::Op::Quantize, s, fields,
-                   gridX, s.l,
-                   schema::params(schema::Op::Quantize,
-                                  ::nvfp4::ref::VectorElement::E2M1, twoLevel)
-                       .required));
+    launchQuantizer(rewriter, op, kernel, chip, schema::Op::Quantize, gridX,
+                    args);
     rewriter.eraseOp(op);
     return success();
   }
@@ -618,22 +635,8 @@ struct DequantizeToGPU : public OpRewritePattern<DequantizeOp> {
         createBufferKernel(rewriter, op->getParentOfType<ModuleOp>(),
                            op.getLoc(), name, chip, args, kThreads);
     buildDequantizeBody(rewriter, kernel, op);
-    namespace key = schema::key;
-    Builder &b = rewriter;
-    NamedAttribute fields[] = {
-        b.getNamedAttr(key::ScaleFormat,
-                       b.getStringAttr(stringifyScaleFormat(op.getFormat()))),
-        b.getNamedAttr(key::ScaleLayout,
-                       b.getStringAttr(stringifyScaleLayout(op.getLayout()))),
-        b.getNamedAttr(key::Output, b.getStringAttr(typeName(outType))),
-        b.getNamedAttr(key::GlobalScale, b.getBoolAttr(twoLevel))};
-    launchBufferKernel(
-        rewriter, op, kernel, gridX, s.l, args,
-        launchInfo(rewriter, kernel, chip, schema::Op::Dequantize, s, fields,
-                   gridX, s.l,
-                   schema::params(schema::Op::Dequantize,
-                                  ::nvfp4::ref::VectorElement::E2M1, twoLevel)
-                       .required));
+    launchQuantizer(rewriter, op, kernel, chip, schema::Op::Dequantize, gridX,
+                    args);
     rewriter.eraseOp(op);
     return success();
   }
