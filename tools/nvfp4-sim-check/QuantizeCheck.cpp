@@ -3,10 +3,9 @@
 // quantize and dequantize kernels on seeded inputs (ref::generateQuantize-
 // Inputs, ref::generateDequantizeInputs) against the reference: the bytes
 // of data and scales and the bits of the global scale exactly, dequantized
-// values correctly rounded. Outputs start as 0xFF, so a byte left
-// unwritten fails (0xFF is no valid blocked padding and, in a data byte,
-// two -6 codes that random inputs give with probability 2^-8 at most where
-// the check still compares the byte).
+// values correctly rounded. Outputs start as `fill` (the caller alternates
+// 0xFF and 0x00), so a byte left unwritten fails under one fill or the
+// other, whatever its expected value.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,15 +55,15 @@ std::vector<uint8_t> floatBytes(float value) {
 } // namespace
 
 void nvfp4::simcheck::checkQuantize(Stats &stats, const SimKernel &kernel,
-                                    uint64_t seed) {
+                                    uint64_t seed, uint8_t fill) {
   int64_t rows = kernel.m, k = kernel.k, l = kernel.l;
   ref::QuantizeInputs in = ref::generateQuantizeInputs(
       kernel.output, kernel.format, rows, k, l, seed);
   ref::Quantized want =
       ref::quantize(kernel.format, kernel.layout, kernel.twoLevel,
                     in.values.data(), rows, k, l);
-  Guarded input(in.stored), data(l * rows * (k / 2), 0xFF),
-      scales(scaleBytes(kernel), 0xFF), gs(sizeof(float), 0xFF);
+  Guarded input(in.stored), data(l * rows * (k / 2), fill),
+      scales(scaleBytes(kernel), fill), gs(sizeof(float), fill);
   if (kernel.twoLevel)
     kernel.quantizeGs(input.data(), data.data(), scales.data(), gs.data());
   else
@@ -93,7 +92,7 @@ void nvfp4::simcheck::checkQuantize(Stats &stats, const SimKernel &kernel,
 }
 
 void nvfp4::simcheck::checkDequantize(Stats &stats, const SimKernel &kernel,
-                                      uint64_t seed) {
+                                      uint64_t seed, uint8_t fill) {
   int64_t rows = kernel.m, k = kernel.k, l = kernel.l;
   ref::DequantizeInputs in = ref::generateDequantizeInputs(
       kernel.format, kernel.layout, kernel.twoLevel, rows, k, l, seed);
@@ -101,7 +100,7 @@ void nvfp4::simcheck::checkDequantize(Stats &stats, const SimKernel &kernel,
       ref::dequantize(kernel.format, kernel.layout, in.data.data(),
                       in.scales.data(), in.globalScale, rows, k, l);
   Guarded data(in.data), scales(in.scales),
-      out(l * rows * k * ref::elementBytes(kernel.output), 0xFF),
+      out(l * rows * k * ref::elementBytes(kernel.output), fill),
       gs(floatBytes(in.globalScale));
   if (kernel.twoLevel)
     kernel.quantizeGs(data.data(), scales.data(), out.data(), gs.data());

@@ -113,10 +113,13 @@ struct Stats {
 bool simulationOk(std::string &detail);
 
 /// quantize: data and scales byte for byte as ref::quantize, and the
-/// global scale bit for bit (QuantizeCheck.cpp).
-void checkQuantize(Stats &stats, const SimKernel &kernel, uint64_t seed);
+/// global scale bit for bit, outputs first filled with `fill`
+/// (QuantizeCheck.cpp).
+void checkQuantize(Stats &stats, const SimKernel &kernel, uint64_t seed,
+                   uint8_t fill);
 /// dequantize: every value the correctly rounded ref::dequantize.
-void checkDequantize(Stats &stats, const SimKernel &kernel, uint64_t seed);
+void checkDequantize(Stats &stats, const SimKernel &kernel, uint64_t seed,
+                     uint8_t fill);
 
 } // namespace nvfp4::simcheck
 
