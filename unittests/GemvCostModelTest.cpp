@@ -141,6 +141,78 @@ TEST(GemvCostModel, GivenFieldsAreKept) {
   EXPECT_EQ(g.loadsInFlight, 5);
 }
 
+/// A tensor-core geometry the kernel accepts: 2, 4 or 8 rows a lane, whole
+/// warps a CTA (at most 32), every 64-byte step of a row in one slice.
+void expectLegalMma(const GemvShape &shape, const GemvGeometry &g) {
+  SCOPED_TRACE(testing::Message()
+               << shape.m << "x" << shape.k << "x" << shape.l);
+  EXPECT_TRUE(g.rowsPerThread == 2 || g.rowsPerThread == 4 ||
+              g.rowsPerThread == 8);
+  EXPECT_EQ(g.lanesPerRow, kMmaLanesPerRow);
+  EXPECT_EQ(g.bytesPerLoad, kMmaBytesPerLoad);
+  EXPECT_EQ(g.ctaSplitK, 1);
+  EXPECT_EQ(g.rowsPerBlock % (8 * g.rowsPerThread), 0);
+  EXPECT_EQ(threads(g) % 32, 0);
+  EXPECT_LE(threads(g), 1024);
+  MmaSlicing s = sliceMmaK(shape.k / 2, g.splitK);
+  EXPECT_FALSE(s.hasEmptySlice());
+  EXPECT_LE(s.sliceSteps * s.slices - s.steps, s.sliceSteps - 1);
+}
+
+TEST(GemvCostModel, EveryRandomShapeGetsALegalMmaGeometry) {
+  unsigned seed = 20261201;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (int i = 0; i < 2000; ++i) {
+    int64_t m = std::max<int64_t>(1, int64_t(std::exp(unit(rng) * 10.4)));
+    int64_t k = 16 * std::max<int64_t>(1, int64_t(std::exp(unit(rng) * 7.6)));
+    int64_t l = 1 + int64_t(unit(rng) * 8);
+    int64_t n = 1 + int64_t(unit(rng) * 16);
+    GemvShape shape{m, k, l, 16};
+    expectLegalMma(shape, chooseMmaGeometry(shape, h200(), n, {}));
+  }
+  SUCCEED() << "seed " << seed;
+}
+
+TEST(GemvCostModel, MmaSlicesAndTails) {
+  // K = 80: 40 bytes, no whole step; K = 1040: 8 whole steps and 8 bytes.
+  MmaSlicing s = sliceMmaK(40, 1);
+  EXPECT_EQ(s.steps, 1);
+  EXPECT_EQ(s.fullSteps, 0);
+  EXPECT_TRUE(s.hasTail());
+  s = sliceMmaK(520, 5);
+  EXPECT_EQ(s.steps, 9);
+  EXPECT_EQ(s.fullSteps, 8);
+  EXPECT_EQ(s.sliceSteps, 2);
+  EXPECT_FALSE(s.hasEmptySlice());
+  EXPECT_TRUE(sliceMmaK(520, 8).hasEmptySlice()); // 2 a slice: 5 suffice
+  EXPECT_FALSE(sliceMmaK(8192, 16).hasTail());
+}
+
+TEST(GemvCostModel, MmaSpreadsSmallMOverTheSms) {
+  // 4096 x 7168: 128 warps of 32 rows, far below 16 an SM: K is split.
+  GemvGeometry g = chooseMmaGeometry({4096, 7168, 1, 16}, h200(), 8, {});
+  int64_t warps =
+      (4096 + 8 * g.rowsPerThread - 1) / (8 * g.rowsPerThread) * g.splitK;
+  EXPECT_GE(warps, h200().smCount * 8);
+  // Many rows need no split.
+  g = chooseMmaGeometry({65536, 4096, 4, 16}, h200(), 8, {});
+  EXPECT_EQ(g.splitK, 1);
+  // Given fields are kept.
+  GemvGeometry req;
+  req.rowsPerThread = 8;
+  req.splitK = 3;
+  g = chooseMmaGeometry({4096, 7168, 1, 16}, h200(), 2, req);
+  EXPECT_EQ(g.rowsPerThread, 8);
+  EXPECT_EQ(g.splitK, 3);
+}
+
+TEST(GemvCostModel, MmaIsTheDefaultForSeveralPackedVectors) {
+  EXPECT_FALSE(preferMma(1, true));
+  EXPECT_TRUE(preferMma(2, true));
+  EXPECT_TRUE(preferMma(16, true));
+}
+
 TEST(GemvCostModel, BytesAndCeiling) {
   // docs/problem.md: 7168 x 16384 x 1 moves 66.1 MB (linear, f16 out).
   GemvShape shape{7168, 16384, 1, 16};

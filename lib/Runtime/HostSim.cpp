@@ -37,11 +37,18 @@ namespace {
 
 constexpr size_t kStackBytes = 128 * 1024;
 
-enum class State { Ready, AtBarrier, AtShuffle, Done, Failed };
+enum class State { Ready, AtBarrier, AtShuffle, AtMma, Done, Failed };
 
 struct ShuffleRequest {
   int32_t mode, mask, value, offset, clamp;
   int64_t result;
+};
+
+/// One lane's fragments of mma.sync.m16n8k16.row.col.f32.f16.f16.f32 (f16
+/// pairs as bits, f32 accumulators as bits) and its results.
+struct MmaRequest {
+  uint32_t a[4], b[2], c[4];
+  uint32_t d[4];
 };
 
 struct Thread {
@@ -50,6 +57,7 @@ struct Thread {
   int32_t linear;
   State state = State::Ready;
   ShuffleRequest shuffle;
+  MmaRequest mma;
 };
 
 /// One fiber stack with a guard page below it, reused by every launch.
@@ -196,6 +204,8 @@ private:
       return releaseBarrierIfComplete();
     case State::AtShuffle:
       return resolveShuffle(t);
+    case State::AtMma:
+      return resolveMma(t);
     default:
       fail(where(l, t) + ": stopped in an unexpected state");
       return false;
@@ -269,6 +279,65 @@ private:
         dst->state = State::Ready;
         ready.push_back(dst);
       }
+    }
+    return true;
+  }
+
+  /// mma.sync.aligned: once every lane of the warp is at it, each result
+  /// is the float64 sum of its 16 exact products and its accumulator,
+  /// rounded once to f32 (the hardware's order and rounding are
+  /// unspecified; the checks hold any order to the same bound).
+  bool resolveMma(Thread &t) {
+    int warp = t.linear / kWarpSize;
+    for (int j = 0; j < kWarpSize; ++j) {
+      Thread *other = laneThread(warp, j);
+      if (!other || other->state == State::Done) {
+        fail(where(l, t) + ": mma.sync needs every lane of the warp; lane " +
+             std::to_string(j) + (other ? " has exited" : " does not exist"));
+        return false;
+      }
+      if (other->state != State::AtMma)
+        return true;
+    }
+    auto half = [](uint32_t pair, int i) {
+      return static_cast<double>(
+          nvfp4::formats::decodeF16(static_cast<uint16_t>(pair >> (16 * i))));
+    };
+    // Fragment layouts of m16n8k16 (PTX ISA): lane (g, t) = (lane / 4,
+    // lane % 4) holds A rows g and g + 8 at K 2t, 2t + 1 (registers 0, 1)
+    // and 2t + 8, 2t + 9 (2, 3), B column g at the same K, and D rows g and
+    // g + 8 at columns 2t, 2t + 1.
+    double a[16][16], b[16][8];
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      const MmaRequest &r = laneThread(warp, lane)->mma;
+      int g = lane / 4, k = 2 * (lane % 4);
+      for (int i = 0; i < 2; ++i) {
+        a[g][k + i] = half(r.a[0], i);
+        a[g + 8][k + i] = half(r.a[1], i);
+        a[g][k + 8 + i] = half(r.a[2], i);
+        a[g + 8][k + 8 + i] = half(r.a[3], i);
+        b[k + i][g] = half(r.b[0], i);
+        b[k + 8 + i][g] = half(r.b[1], i);
+      }
+    }
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      MmaRequest &r = laneThread(warp, lane)->mma;
+      int g = lane / 4, n = 2 * (lane % 4);
+      for (int e = 0; e < 4; ++e) {
+        int row = g + 8 * (e / 2), col = n + e % 2;
+        float c;
+        std::memcpy(&c, &r.c[e], 4);
+        double sum = c;
+        for (int k = 0; k < 16; ++k)
+          sum += a[row][k] * b[k][col];
+        float d = static_cast<float>(sum);
+        std::memcpy(&r.d[e], &d, 4);
+      }
+    }
+    for (int i = 0; i < kWarpSize; ++i) {
+      Thread *dst = laneThread(warp, reverseOrder ? kWarpSize - 1 - i : i);
+      dst->state = State::Ready;
+      ready.push_back(dst);
     }
     return true;
   }
@@ -409,6 +478,22 @@ int64_t nvfp4sim_shfl(int32_t mode, int32_t mask, int32_t value, int32_t offset,
   self->shuffle = {mode, mask, value, offset, clamp, 0};
   yieldAs(State::AtShuffle);
   return self->shuffle.result;
+}
+
+void nvfp4sim_mma_f16(int32_t a0, int32_t a1, int32_t a2, int32_t a3,
+                      int32_t b0, int32_t b1, int32_t c0, int32_t c1,
+                      int32_t c2, int32_t c3) {
+  Thread *self = active->current;
+  int32_t in[10] = {a0, a1, a2, a3, b0, b1, c0, c1, c2, c3};
+  MmaRequest &r = self->mma;
+  std::memcpy(r.a, in, 16);
+  std::memcpy(r.b, in + 4, 8);
+  std::memcpy(r.c, in + 6, 16);
+  yieldAs(State::AtMma);
+}
+
+int32_t nvfp4sim_mma_result(int32_t index) {
+  return static_cast<int32_t>(active->current->mma.d[index & 3]);
 }
 
 int32_t nvfp4sim_prmt(int32_t mode, int32_t a, int32_t b, int32_t selector) {

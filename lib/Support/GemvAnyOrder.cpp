@@ -241,6 +241,51 @@ RowTerms wideTerms(const Element &x) {
   return row;
 }
 
+/// The tensor-core kernel: each product a * sfa * b (* sfb) exact (its
+/// f16 operands hold a * sfa and b * sfb exactly), summed by MMAs of 16
+/// products into f32 accumulators, then across K slices.
+RowTerms productTerms(const Element &x) {
+  const int64_t bs = blockSize(x.p.format);
+  const bool packed = x.p.vector == VectorElement::E2M1;
+  RowTerms row;
+  for (int64_t kb = 0; kb < x.cols; ++kb) {
+    double sa = x.sfa(kb), sb = packed ? x.sfb(kb) : 1.0;
+    if (std::isnan(sa) || std::isnan(sb)) {
+      row.nan = true;
+      return row;
+    }
+    double block = 0; // gemvExact's term of packed b
+    for (int64_t i = kb * bs; i < (kb + 1) * bs; ++i) {
+      double as = x.a(i) * sa, bv = x.b(i);
+      if (std::isnan(bv) || (std::isinf(bv) && as == 0)) {
+        row.nan = true;
+        return row;
+      }
+      double term = as * bv * sb; // exact: at most 6 + 11 + 4 bits
+      if (std::isinf(term)) {
+        ++(term > 0 ? row.posInf : row.negInf);
+        continue;
+      }
+      if (packed)
+        block += term;
+      else
+        row.addReference(term);
+      row.addUnit(term);
+      row.sumAbs += std::fabs(term);
+    }
+    if (packed)
+      row.addReference(block);
+  }
+  // A product meets the roundings of its MMA's sum (the hardware's order
+  // and rounding are unspecified: counted twice, as for a truncating
+  // adder), of each later MMA into the same accumulator and of at most 16
+  // K slices. Nothing underflows: products are multiples of 2^-34.
+  const double mmas = static_cast<double>(x.p.k / kUnit);
+  row.depth = 2 * (mmas + 16);
+  row.underflows = 0;
+  return row;
+}
+
 GemvExpectation expectRow(const RowTerms &row, float alpha32, ElementType type,
                           double r) {
   using Kind = GemvExpectation::Kind;
@@ -331,8 +376,9 @@ ref::expectAnyOrderGemv(const GemvProblem &p, const uint8_t *a,
     for (int64_t n = 0; n < p.n; ++n)
       for (int64_t m = 0; m < p.m; ++m) {
         Element x(p, a, sfa, b, sfb, l, n, m);
-        RowTerms row =
-            p.vector == VectorElement::E2M1 ? packedTerms(x) : wideTerms(x);
+        RowTerms row = p.sums == GemvSums::Products      ? productTerms(x)
+                       : p.vector == VectorElement::E2M1 ? packedTerms(x)
+                                                         : wideTerms(x);
         out.push_back(
             expectRow(row, p.alpha, p.output, ref[(l * p.n + n) * p.m + m]));
       }

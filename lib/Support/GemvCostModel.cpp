@@ -123,6 +123,56 @@ GemvGeometry nvfp4::cost::chooseGemvGeometry(const GemvShape &shape,
   return g;
 }
 
+bool nvfp4::cost::preferMma(int64_t vectors, bool packedB) {
+  // One vector: the CUDA-core kernel's dp4a decode costs fewer operations
+  // a byte than the f16 operands (docs/benchmarks.md).
+  return packedB && vectors >= 2;
+}
+
+MmaSlicing nvfp4::cost::sliceMmaK(int64_t rowBytes, int64_t slices) {
+  MmaSlicing s;
+  s.steps = ceilDiv(rowBytes, kMmaStepBytes);
+  s.fullSteps = rowBytes / kMmaStepBytes;
+  s.slices = slices;
+  s.sliceSteps = ceilDiv(s.steps, slices);
+  return s;
+}
+
+GemvGeometry nvfp4::cost::chooseMmaGeometry(const GemvShape &shape,
+                                            const ChipInfo &chip,
+                                            int64_t vectors, GemvGeometry g) {
+  g.lanesPerRow = kMmaLanesPerRow;
+  g.bytesPerLoad = kMmaBytesPerLoad;
+  g.ctaSplitK = 1;
+  if (!g.loadsInFlight)
+    g.loadsInFlight = 1;
+  // Two 16-row tiles a warp (4 rows a lane: 64 bytes of a in flight and b
+  // decoded once for them) unless that leaves SMs without a warp.
+  if (!g.rowsPerThread)
+    g.rowsPerThread =
+        ceilDiv(shape.m, 32) * shape.l >= chip.smCount || vectors > 8 ? 4 : 2;
+  int64_t warpRows = 8 * g.rowsPerThread;
+  int64_t rowWarps = ceilDiv(shape.m, warpRows) * shape.l;
+  int64_t steps = sliceMmaK(shape.k / 2, 1).steps;
+  if (!g.splitK) {
+    // Split K across the warps of a CTA until the SMs hold about 16 warps
+    // each, keeping two steps a slice and no slice empty.
+    int64_t target = chip.smCount * 16;
+    int64_t split = std::clamp<int64_t>(ceilDiv(target, rowWarps), 1, 16);
+    split = std::min(split, std::max<int64_t>(1, steps / 2));
+    while (split > 1 && sliceMmaK(shape.k / 2, split).hasEmptySlice())
+      --split;
+    g.splitK = split;
+  }
+  if (!g.rowsPerBlock) {
+    // Four warps a CTA where the rows allow.
+    int64_t rowWarpsPerCta = std::max<int64_t>(1, 4 / g.splitK);
+    rowWarpsPerCta = std::min(rowWarpsPerCta, ceilDiv(shape.m, warpRows));
+    g.rowsPerBlock = rowWarpsPerCta * warpRows;
+  }
+  return g;
+}
+
 int64_t nvfp4::cost::gemvBytes(const GemvShape &shape, bool blockedScales,
                                int64_t outputBytes) {
   int64_t cols = shape.k / shape.blockSize;

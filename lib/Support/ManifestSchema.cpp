@@ -138,7 +138,7 @@ std::vector<const char *> manifest::tensorMapKeys() {
 
 std::vector<const char *> manifest::optionalKeys(Op op) {
   if (op == Op::Gemv)
-    return {key::TensorMaps};
+    return {key::TensorMaps, key::Sums};
   return {};
 }
 
@@ -193,6 +193,9 @@ std::vector<const char *> manifest::spellings(std::string_view k) {
             ref::name(ref::VectorElement::BF16)};
   if (k == key::Element)
     return {name(ScaleElement::F8E4M3FN), name(ScaleElement::F8E8M0FNU)};
+  if (k == key::Sums)
+    return {ref::name(ref::GemvSums::Units),
+            ref::name(ref::GemvSums::Products)};
   if (k == map_key::DataType)
     return {"uint8", "uint16", "uint32", "uint64"};
   if (k == map_key::Swizzle)

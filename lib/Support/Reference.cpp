@@ -77,6 +77,10 @@ const char *ref::name(VectorElement type) {
   return "?";
 }
 
+const char *ref::name(GemvSums sums) {
+  return sums == GemvSums::Products ? "products" : "units";
+}
+
 int64_t ref::vectorBatchBytes(const GemvProblem &p) {
   return p.vector == VectorElement::E2M1 ? p.n * (p.k / 2) : p.n * p.k * 2;
 }

@@ -541,6 +541,12 @@ std::optional<Manifest> nvfp4::run::parseManifest(const json::Document &doc,
   // Only a gemv has key::TensorMaps; other ops ignore it like any key
   // outside their schema.
   if (manifest.kind == Op::Gemv) {
+    if (doc.root.contains(key::Sums)) {
+      manifest.problem.sums =
+          static_cast<ref::GemvSums>(reader.choice(key::Sums));
+      if (reader.failed())
+        return std::nullopt;
+    }
     std::optional<std::vector<TensorMap>> maps = readTensorMaps(
         doc, manifest.params, bufferSizes(manifest.problem).byParam(), error);
     if (!maps)

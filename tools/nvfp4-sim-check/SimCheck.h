@@ -66,6 +66,8 @@ struct SimKernel {
   QuantizeFn quantize;
   QuantizeGsFn quantizeGs;
   bool twoLevel;
+  /// A gemv kernel that sums each product on its own (the tensor cores).
+  bool productSums;
 };
 
 /// Bytes with guard zones on both sides, to catch writes out of bounds.

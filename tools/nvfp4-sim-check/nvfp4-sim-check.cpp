@@ -105,6 +105,7 @@ void checkGemv(Stats &stats, const SimKernel &kernel, ref::Distribution dist,
   p.output = kernel.output;
   p.n = kernel.n;
   p.vector = kernel.vector;
+  p.sums = kernel.productSums ? ref::GemvSums::Products : ref::GemvSums::Units;
   p.alpha =
       kernel.alpha ? (dist == ref::Distribution::Full ? 0.3f : 1.5f) : 1.0f;
   ref::GemvInputs in = ref::generateGemvInputs(p, dist, seed);

@@ -8,7 +8,9 @@ every compiled function for the checker:
 
     variants.py cmake          NAME|OPTIONS, one variant a line
     variants.py mlir NAME      the module of one variant
-    variants.py table          the C++ table (Variants.inc)
+    variants.py table OPT      the C++ table (Variants.inc); OPT is the
+                               nvfp4-opt that says how each gemv kernel
+                               sums (the manifest's "sums")
 
 An operation is a GEMV, MxKxL:format:layout:output[:nN][:vf16|vbf16]
 [:noalpha] (N vectors, 16-bit b: the IR writer's spec), a scale layout
@@ -16,6 +18,8 @@ conversion, convert:ROWSxCOLSxL:e4m3|ue8m0:FROM:TO, or a quantizer,
 quantize:ROWSxKxL:FORMAT:LAYOUT:TYPE[:2l] or dequantize:...[:gs].
 """
 import os
+import re
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -88,6 +92,23 @@ VECTORS_SPLIT = [
     "130x1040x2:nvfp4:linear:f16:vf16",
     "130x2880x1:nvfp4:blocked128x4:bf16:n4:vf16",
 ]
+# decode=mma (NVFP4; packed b or f16 b): N = 1 (rank 2 and 3), 2, 3, 4,
+# 8, 16 and f16 b; K with no whole step (64, 80), a last half chunk (1040)
+# or a last partial step (2880); odd and even scale columns; every output.
+MMA = [
+    "1x64x1:nvfp4:linear:f16",
+    "257x1040x1:nvfp4:blocked128x4:f32",
+    "130x80x2:nvfp4:linear:f16:n2",
+    "257x1040x1:nvfp4:blocked128x4:bf16:n3:noalpha",
+    "130x1040x1:nvfp4:linear:bf16:n16",
+    "257x80x3:nvfp4:blocked128x4:f32:n8:noalpha",
+    "1x2880x3:nvfp4:linear:f16:n4",
+    "130x1040x2:nvfp4:linear:f16:vf16",
+    "130x2880x1:nvfp4:blocked128x4:bf16:n4:vf16",
+    "33x2880x1:nvfp4:linear:f32:n16:vf16:noalpha",
+]
+# Those with rows of several steps, for K split across warps.
+MMA_LONG = [spec for spec in MMA if "x1040x" in spec or "x2880x" in spec]
 CONVERT = [
     "convert:130x5x2:e4m3:linear:blocked128x4",
     "convert:130x5x2:e4m3:blocked128x4:linear",
@@ -204,6 +225,17 @@ VARIANTS = [
     ("vectors_dp4a_sm100", "chip=sm_100a decode=dp4a", PACKED_N_SHORT),
     ("vectors_f32_rpt2", "decode=f32 rows-per-thread=2 loads-in-flight=2",
      PACKED_N_SHORT),
+    # The tensor-core kernel: the cost model's geometry on both chips, K
+    # split across 3 and 5 warps (slices with no whole step), 2 and 8 rows
+    # a lane, two steps' loads in flight.
+    ("mma_sm90", "chip=sm_90a decode=mma", MMA),
+    ("mma_sm100", "chip=sm_100a decode=mma", MMA),
+    ("mma_split3_rpt2_lif2", "decode=mma split-k=3 rows-per-thread=2 "
+     "loads-in-flight=2", MMA_LONG),
+    ("mma_split5_rpt8", "decode=mma split-k=5 rows-per-thread=8",
+     [MMA[4], MMA[6], MMA[8], MMA[9]]),
+    ("mma_split1_lif3_pdl", "decode=mma split-k=1 loads-in-flight=3 pdl=true",
+     MMA),
 ]
 
 
@@ -231,7 +263,22 @@ def cpp_enum(kind, value):
 NOT_QUANTIZER = "SimOp::GemvOrConvert, nullptr, nullptr, false"
 
 
-def table():
+def product_sums(opt, name, options, specs):
+    """Per spec of a variant, whether its gemv kernel sums products (the
+    tensor-core kernel): what --convert-nvfp4-to-gpu with the variant's
+    options puts in each host function's launch."""
+    module = "\n".join(function(s, f"{name}_{i}") for i, s in enumerate(specs))
+    out = subprocess.run([opt, f"--convert-nvfp4-to-gpu={options}", "-"],
+                         input=module, capture_output=True, text=True,
+                         check=True).stdout
+    funcs = out.split("func.func @")[1:]
+    if len(funcs) != len(specs):
+        sys.exit(f"variant {name}: {len(funcs)} functions for "
+                 f"{len(specs)} specs")
+    return [re.search(r'sums = "products"', f) is not None for f in funcs]
+
+
+def table(opt):
     """Each entry: the variant, its options and spec, the one function
     pointer of the entry point's signature (convert; packed b: a, sfa, b,
     sfb, c without and with alpha; 16-bit b: a, sfa, b, c without and with
@@ -241,6 +288,7 @@ def table():
              'extern "C" {']
     entries = []
     for name, options, specs in VARIANTS:
+        products = product_sums(opt, name, options, specs)
         for i, spec in enumerate(specs):
             fn = f"{name}_{i}"
             if spec.startswith("convert:"):
@@ -251,7 +299,7 @@ def table():
                     f"nullptr, nullptr, nullptr, {rows}, {cols}, {l}, "
                     f"{cpp_enum('scale', scale)}, {cpp_enum('layout', src)}, "
                     f"{cpp_enum('layout', dst)}, ElementType::F32, false, 1, "
-                    f"false, VectorElement::E2M1, {NOT_QUANTIZER}}},")
+                    f"false, VectorElement::E2M1, {NOT_QUANTIZER}, false}},")
                 continue
             if spec.startswith(("quantize:", "dequantize:")):
                 op, rows, k, l, fmt, layout, elem, gs = parse_quantize(spec)
@@ -265,7 +313,7 @@ def table():
                     f"{cpp_enum('format', fmt)}, {cpp_enum('layout', layout)}, "
                     f"ScaleLayout::Linear, {cpp_enum('output', elem)}, false, "
                     f"1, false, VectorElement::E2M1, SimOp::{kind}, {three}, "
-                    f"{four}, {'true' if gs else 'false'}}},")
+                    f"{four}, {'true' if gs else 'false'}, false}},")
                 continue
             g = parse_gemv(spec)
             m, k, l, fmt, layout, out, alpha, n, vector = (
@@ -284,7 +332,8 @@ def table():
                 f"{cpp_enum('layout', layout)}, ScaleLayout::Linear, "
                 f"{cpp_enum('output', out)}, {'true' if alpha else 'false'}, "
                 f"{n or 1}, {'false' if n is None else 'true'}, "
-                f"{cpp_enum('vector', vector)}, {NOT_QUANTIZER}}},")
+                f"{cpp_enum('vector', vector)}, {NOT_QUANTIZER}, "
+                f"{'true' if products[i] else 'false'}}},")
     lines.append("}")
     lines.append("const SimKernel kSimKernels[] = {")
     lines += entries
@@ -302,8 +351,8 @@ def main():
         name, _, specs = find(sys.argv[2])
         print("\n".join(function(s, f"{name}_{i}")
                         for i, s in enumerate(specs)), end="")
-    elif sys.argv[1] == "table":
-        print(table(), end="")
+    elif sys.argv[1] == "table" and len(sys.argv) == 3:
+        print(table(sys.argv[2]), end="")
     else:
         sys.exit(__doc__)
 

@@ -20,7 +20,7 @@ namespace mlir::nvfp4 {
 
 /// How the CUDA-core kernel turns e2m1 codes into arithmetic; ChipDefault
 /// picks the chip's best (cvt where it converts e2m1, dp4a elsewhere).
-enum class DecodeChoice { ChipDefault, Dp4a, Cvt, F32 };
+enum class DecodeChoice { ChipDefault, Dp4a, Cvt, F32, Mma };
 
 /// A chip of the chip table (nvfp4/Support/Chips.h). Parsing rejects any
 /// other name; code that builds one directly is checked when the pass runs.

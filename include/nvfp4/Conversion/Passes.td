@@ -65,9 +65,18 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
     through the non-coherent path without L1 allocation (`cache-hints`).
     `decode` picks how e2m1 becomes arithmetic: `dp4a` (byte lookups with
     nvvm.prmt and integer 4-way dot products), `cvt`
-    (nvvm.convert.f4x2.to.f16x2, sm_100a) or `f32` (plain integer decode; the
-    only one, and the default, for b of f16 or bf16 values). With N vectors
-    a thread decodes each unit of a once for all of them.
+    (nvvm.convert.f4x2.to.f16x2, sm_100a), `f32` (plain integer decode; the
+    default for b of f16 or bf16 values) or `mma`. With N vectors a thread
+    decodes each unit of a once for all of them.
+
+    `decode=mma` (NVFP4; b packed, or f16 values) is a tensor-core kernel:
+    a warp owns 16-row tiles (`rows-per-thread` / 2 of them: 2, 4 or 8
+    rows a thread), each lane decodes 16 bytes of two rows of each tile and
+    of one vector to f16 values times their block scale (exact) and feeds
+    `nvgpu.mma.sync` m16n8k16 with f32 accumulators, up to 8 vectors a
+    warp-wide MMA (two for 16). `split-k` warps of a CTA share a row's K;
+    `lanes-per-row` (4) and `bytes-per-load` (16) are fixed; the shared-
+    memory options and `cta-split-k` do not apply.
     Every option left at 0 is chosen per shape and chip by the cost model
     of docs/design.md (constants measured on the H200, docs/benchmarks.md).
   }];
@@ -108,7 +117,11 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
                   clEnumValN(::mlir::nvfp4::DecodeChoice::Cvt, "cvt",
                              "cvt.rn.f16x2.e2m1x2 and f16x2 FMAs (sm_100a)"),
                   clEnumValN(::mlir::nvfp4::DecodeChoice::F32, "f32",
-                             "integer decode to f32"))}]>,
+                             "integer decode to f32"),
+                  clEnumValN(::mlir::nvfp4::DecodeChoice::Mma, "mma",
+                             "scaled f16 operands of warp-level tensor-core "
+                             "MMAs (nvgpu.mma.sync; NVFP4, b packed or "
+                             "f16)"))}]>,
     NVFP4Option<"cacheHints", "cache-hints", "bool", "true",
                 "Load a through the non-coherent path without L1 "
                 "allocation">,

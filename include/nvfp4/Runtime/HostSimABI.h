@@ -94,6 +94,14 @@ void nvfp4sim_barrier(void);
 /// shfl.sync: the value and, in bit 32, the valid predicate.
 int64_t nvfp4sim_shfl(int32_t mode, int32_t mask, int32_t value, int32_t offset,
                       int32_t clamp);
+/// mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32, a warp collective:
+/// the lane's A (four f16 pairs), B (two) and C (four f32, as bits)
+/// fragments; the lane resumes when every lane of its warp has called it,
+/// and reads its four results with nvfp4sim_mma_result(0..3) (f32 bits).
+void nvfp4sim_mma_f16(int32_t a0, int32_t a1, int32_t a2, int32_t a3,
+                      int32_t b0, int32_t b1, int32_t c0, int32_t c1,
+                      int32_t c2, int32_t c3);
+int32_t nvfp4sim_mma_result(int32_t index);
 /// Pure instructions.
 int32_t nvfp4sim_prmt(int32_t mode, int32_t a, int32_t b, int32_t selector);
 int32_t nvfp4sim_dp4a(int32_t a, int32_t b, int32_t c, int32_t aSigned,

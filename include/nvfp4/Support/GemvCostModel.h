@@ -79,6 +79,32 @@ struct KSlicing {
 KSlicing sliceK(int64_t rowBytes, int64_t bytesPerLoad, int64_t lanesPerRow,
                 int64_t slices);
 
+/// The tensor-core kernel (decode=mma): a quad of lanes covers 64 bytes of
+/// a row (16 bytes a lane), the MMA fragment's K layout.
+inline constexpr int64_t kMmaLanesPerRow = 4;
+inline constexpr int64_t kMmaBytesPerLoad = 16;
+inline constexpr int64_t kMmaStepBytes = kMmaLanesPerRow * kMmaBytesPerLoad;
+
+/// Whether the default decode of a gemv of `vectors` vectors (packed e2m1 or
+/// 16-bit) is the tensor-core kernel, where it applies (docs/design.md).
+bool preferMma(int64_t vectors, bool packedB);
+
+/// How a row of the tensor-core kernel is cut: `steps` of 64 bytes, the
+/// first `fullSteps` whole (the last may hold a partial 16-byte chunk or
+/// none past the row), in `slices` ranges of `sliceSteps`.
+struct MmaSlicing {
+  int64_t steps, fullSteps, slices, sliceSteps;
+  bool hasEmptySlice() const { return (slices - 1) * sliceSteps >= steps; }
+  bool hasTail() const { return fullSteps < steps; }
+};
+MmaSlicing sliceMmaK(int64_t rowBytes, int64_t slices);
+
+/// `requested` with every zero field chosen for the tensor-core kernel of
+/// `vectors` vectors: rows-per-thread 2, 4 or 8 (two rows of each 16-row
+/// tile a warp owns), split-k warps of a CTA along K, rows-per-block.
+GemvGeometry chooseMmaGeometry(const GemvShape &shape, const ChipInfo &chip,
+                               int64_t vectors, GemvGeometry requested);
+
 /// Unique bytes a GEMV moves: a, both scale tensors as stored (blocked
 /// scales padded), b and c.
 int64_t gemvBytes(const GemvShape &shape, bool blockedScales,

@@ -63,6 +63,8 @@ inline constexpr const char *Input = "input";
 inline constexpr const char *GlobalScale = "global_scale";
 // gemv, optional: one entry per tensor-map parameter (TensorMap below)
 inline constexpr const char *TensorMaps = "tensor_maps";
+/// How the gemv kernel sums a row (ref::GemvSums; absent: units).
+inline constexpr const char *Sums = "sums";
 } // namespace key
 
 /// The keys of one key::TensorMaps entry, all required. The entry describes

@@ -47,6 +47,14 @@ int64_t elementBytes(ElementType type);
 /// NaN encodings).
 double decodeScale(ScaleFormat format, uint8_t bits);
 
+/// How a GPU kernel sums a row (docs/numerics.md section 11): exact dot
+/// products of 16-value units (the CUDA-core kernels), or each of the K
+/// products a * sfa * b (* sfb) on its own (the tensor-core kernel of
+/// decode=mma). Only the any-order expectation depends on it.
+enum class GemvSums { Units, Products };
+/// units, products (the manifest's "sums").
+const char *name(GemvSums sums);
+
 struct GemvProblem {
   int64_t m = 0, k = 0, l = 1;
   int64_t n = 1; // right-hand vectors, 1 to formats::kMaxGemvVectors
@@ -55,6 +63,7 @@ struct GemvProblem {
   ElementType output = ElementType::F16;
   VectorElement vector = VectorElement::E2M1;
   float alpha = 1.0f;
+  GemvSums sums = GemvSums::Units;
 };
 
 /// e2m1 code of element `i` (0-based along k) of a packed row: element 2j

@@ -35,7 +35,8 @@ const RuntimeFunction runtimeFunctions[] = {
     {"nvfp4sim_barrier", "v", 0},       {"nvfp4sim_shfl", "i64", 5},
     {"nvfp4sim_prmt", "i32", 4},        {"nvfp4sim_dp4a", "i32", 5},
     {"nvfp4sim_dp2a", "i32", 6},        {"nvfp4sim_cvt_x2", "i32", 3},
-    {"nvfp4sim_f32_to_bf16", "i32", 1},
+    {"nvfp4sim_f32_to_bf16", "i32", 1}, {"nvfp4sim_mma_f16", "v", 10},
+    {"nvfp4sim_mma_result", "i32", 1},
 };
 
 Type resultType(MLIRContext *ctx, StringRef kind) {
@@ -321,6 +322,48 @@ struct ConvertX2Lowering : public OpRewritePattern<ConvertOp> {
 /// Inline PTX of global loads: `ld.global[.nc][.L1::*][.L2::*][.v2|.v4].u32
 /// {$0, ...}, [$N];` is a plain load of N words (the cache qualifiers only
 /// change where the bytes are cached).
+/// mma.sync m16n8k16, f16 operands, f32 accumulators (row-major A,
+/// column-major B): the warp collective nvfp4sim_mma_f16, then one call
+/// per result. Other shapes and types have no pattern.
+struct MmaLowering : public OpRewritePattern<NVVM::MmaOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(NVVM::MmaOp op,
+                                PatternRewriter &rewriter) const override {
+    NVVM::MMAShapeAttr shape = op.getShape();
+    if (shape.getM() != 16 || shape.getN() != 8 || shape.getK() != 16 ||
+        op.getLayoutA() != NVVM::MMALayout::row ||
+        op.getLayoutB() != NVVM::MMALayout::col ||
+        op.getOperandA().size() != 4 || op.getOperandB().size() != 2 ||
+        op.getOperandC().size() != 4)
+      return failure();
+    auto f16Pair = VectorType::get({2}, rewriter.getF16Type());
+    for (Value v : llvm::concat<Value>(op.getOperandA(), op.getOperandB()))
+      if (v.getType() != f16Pair)
+        return failure();
+    for (Value v : op.getOperandC())
+      if (!v.getType().isF32())
+        return failure();
+    Location loc = op.getLoc();
+    SmallVector<Value> args;
+    for (Value v : llvm::concat<Value>(op.getOperandA(), op.getOperandB(),
+                                       op.getOperandC()))
+      args.push_back(asI32(rewriter, loc, v));
+    callRuntime(rewriter, loc, "nvfp4sim_mma_f16", args);
+    Type structType = op.getRes().getType();
+    Value result = LLVM::UndefOp::create(rewriter, loc, structType);
+    for (int64_t i = 0; i < 4; ++i) {
+      Value bits = callRuntime(rewriter, loc, "nvfp4sim_mma_result",
+                               {i32(rewriter, loc, i)});
+      Value value =
+          LLVM::BitcastOp::create(rewriter, loc, rewriter.getF32Type(), bits);
+      result = LLVM::InsertValueOp::create(rewriter, loc, result, value,
+                                           ArrayRef<int64_t>{i});
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 struct GlobalLoadAsmLowering : public OpRewritePattern<LLVM::InlineAsmOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(LLVM::InlineAsmOp op,
@@ -470,5 +513,5 @@ void mlir::nvfp4::populateGPUToHostSimPatterns(RewritePatternSet &patterns) {
       TruncToBF16Lowering, EraseLowering<NVVM::GriddepcontrolOp>,
       EraseLowering<NVVM::MembarOp>, CpAsyncLowering,
       EraseLowering<NVVM::CpAsyncCommitGroupOp>,
-      EraseLowering<NVVM::CpAsyncWaitGroupOp>>(ctx);
+      EraseLowering<NVVM::CpAsyncWaitGroupOp>, MmaLowering>(ctx);
 }

@@ -39,12 +39,10 @@
 using namespace mlir;
 using namespace mlir::nvfp4;
 
-namespace {
-
 /// Generic `!llvm.ptr` to `memref[indices]`, for loads no memref op
 /// expresses (inline PTX, atomic orderings).
-Value elementPointer(OpBuilder &b, Location loc, Value memref,
-                     ValueRange indices) {
+static Value elementPointer(OpBuilder &b, Location loc, Value memref,
+                            ValueRange indices) {
   auto type = cast<MemRefType>(memref.getType());
   auto [strides, offset] = type.getStridesAndOffset();
   IV linear = IV::index(b, loc, offset);
@@ -64,9 +62,9 @@ Value elementPointer(OpBuilder &b, Location loc, Value memref,
 /// type) as i32 words. With `streaming`, the load takes the read-only path
 /// without allocating in L1 (the matrix is read exactly once); PTX has no
 /// MLIR op for that hint.
-SmallVector<Value> loadWords(OpBuilder &b, Location loc, Value memref,
-                             ValueRange indices, int64_t bytes,
-                             bool streaming) {
+SmallVector<Value> mlir::nvfp4::loadWords(OpBuilder &b, Location loc,
+                                          Value memref, ValueRange indices,
+                                          int64_t bytes, bool streaming) {
   int64_t count = bytes / 4;
   SmallVector<Value> words;
   if (!streaming) {
@@ -102,6 +100,8 @@ SmallVector<Value> loadWords(OpBuilder &b, Location loc, Value memref,
                                                  ArrayRef<int64_t>{i}));
   return words;
 }
+
+namespace {
 
 struct KernelBuilder {
   KernelBuilder(OpBuilder &b, Location loc, GemvOp op, const KernelConfig &cfg)

@@ -9,10 +9,20 @@
 
 namespace mlir::nvfp4 {
 
+/// Loads `bytes` (8 or 16) bytes at `memref[indices]` (of any element
+/// type) as i32 words; `streaming`: through the non-coherent path without
+/// L1 allocation (a matrix read exactly once).
+SmallVector<Value> loadWords(OpBuilder &b, Location loc, Value memref,
+                             ValueRange indices, int64_t bytes, bool streaming);
+
 /// Fills the empty body of `kernel`, whose arguments are (a, sfa, b, sfb, c
 /// [, alpha]) with the types of `op`'s operands, with the GEMV of `op`.
 void buildGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel, GemvOp op,
                          const KernelConfig &cfg);
+
+/// The same for decode=mma: the tensor-core kernel (MmaKernel.cpp).
+void buildMmaGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel, GemvOp op,
+                            const KernelConfig &cfg);
 
 } // namespace mlir::nvfp4
 

@@ -26,6 +26,8 @@ StringRef mlir::nvfp4::stringifyDecodeMethod(DecodeMethod method) {
     return "cvt";
   case DecodeMethod::F32:
     return "f32";
+  case DecodeMethod::Mma:
+    return "mma";
   }
   return "";
 }
@@ -48,8 +50,44 @@ LogicalResult checkRange(GemvOp op, StringRef name, int64_t value, int64_t lo,
                           << "], got " << value;
 }
 
-FailureOr<DecodeMethod> resolveDecode(GemvOp op, DecodeChoice decode,
+/// Why `op` cannot take the tensor-core kernel, or "" when it can: its
+/// f16 operands hold a value times its scale exactly only for e4m3 scales
+/// (docs/numerics.md), and bf16 b has no f16 form.
+std::string mmaUnsupported(GemvOp op) {
+  if (op.getFormat() != ScaleFormat::NVFP4)
+    return "NVFP4 (e4m3 scales, exact in f16 operands), not MXFP4";
+  if (!op.hasPackedB() && !op.getB().getType().getElementType().isF16())
+    return "b of packed e2m1 or f16 values, not bf16";
+  return "";
+}
+
+/// Whether the options leave room for the tensor-core kernel: none of
+/// them asks for what only the CUDA-core kernel does.
+bool optionsFitMma(const ConvertNVFP4ToGPUOptions &o) {
+  auto oneOf = [](int64_t v, std::initializer_list<int64_t> allowed) {
+    return llvm::is_contained(allowed, v);
+  };
+  return oneOf(o.lanesPerRow, {0, ::nvfp4::cost::kMmaLanesPerRow}) &&
+         oneOf(o.bytesPerLoad, {0, ::nvfp4::cost::kMmaBytesPerLoad}) &&
+         oneOf(o.ctaSplitK, {0, 1}) && oneOf(o.rowsPerThread, {0, 2, 4, 8}) &&
+         o.loadsInFlight <= 4 && !o.vectorInShared && !o.asyncCopyStages &&
+         !o.tma;
+}
+
+FailureOr<DecodeMethod> resolveDecode(GemvOp op,
+                                      const ConvertNVFP4ToGPUOptions &options,
                                       const ::nvfp4::ChipInfo &chip) {
+  DecodeChoice decode = options.decode;
+  if (decode == DecodeChoice::Mma) {
+    std::string why = mmaUnsupported(op);
+    if (!why.empty())
+      return op.emitOpError() << "decode=mma needs " << why;
+    return DecodeMethod::Mma;
+  }
+  if (decode == DecodeChoice::ChipDefault &&
+      ::nvfp4::cost::preferMma(op.getNumVectors(), op.hasPackedB()) &&
+      mmaUnsupported(op).empty() && optionsFitMma(options))
+    return DecodeMethod::Mma;
   // 16-bit values meet a's codes in f32 (dp4a and cvt pair codes with
   // codes).
   if (!op.hasPackedB()) {
@@ -68,6 +106,8 @@ FailureOr<DecodeMethod> resolveDecode(GemvOp op, DecodeChoice decode,
     return DecodeMethod::Dp4a;
   case DecodeChoice::F32:
     return DecodeMethod::F32;
+  case DecodeChoice::Mma: // resolved above
+    break;
   case DecodeChoice::Cvt:
     if (!chip.e2m1Convert)
       return op.emitOpError() << "decode=cvt needs a chip that converts e2m1 "
@@ -109,6 +149,98 @@ static LogicalResult checkTmaConfig(GemvOp op, const KernelConfig &cfg) {
   return success();
 }
 
+/// The grid of `cfg` within CUDA's limits.
+static LogicalResult checkGrid(GemvOp op, const KernelConfig &cfg) {
+  int64_t grid = gridX(op, cfg), batches = op.getA().getType().getDimSize(0);
+  if (grid <= std::numeric_limits<int32_t>::max() && batches <= 65535)
+    return success();
+  return op.emitOpError() << "needs a grid of " << grid << " x " << batches
+                          << " CTAs, more than CUDA allows (2^31 - 1 x "
+                             "65535)";
+}
+
+/// decode=mma: the options that apply to the tensor-core kernel, checked,
+/// the rest of the geometry from the cost model (lanes-per-row 4 and
+/// bytes-per-load 16 are the MMA's fragment layout).
+static FailureOr<KernelConfig>
+resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
+                 KernelConfig cfg, const ::nvfp4::ChipInfo &chip) {
+  namespace cost = ::nvfp4::cost;
+  auto fixed = [&](StringRef name, int64_t given,
+                   int64_t value) -> LogicalResult {
+    if (given == 0 || given == value)
+      return success();
+    return op.emitOpError() << "decode=mma takes " << name << " = " << value
+                            << " (the MMA fragment's layout), got " << given;
+  };
+  if (failed(
+          fixed("lanes-per-row", options.lanesPerRow, cost::kMmaLanesPerRow)) ||
+      failed(fixed("bytes-per-load", options.bytesPerLoad,
+                   cost::kMmaBytesPerLoad)) ||
+      failed(fixed("cta-split-k", options.ctaSplitK, 1)))
+    return failure();
+  if (options.vectorInShared || options.asyncCopyStages || options.tma)
+    return op.emitOpError()
+           << "decode=mma loads a into registers: vector-in-shared, "
+              "async-copy-stages and tma do not apply";
+  if (options.rowsPerThread && options.rowsPerThread != 2 &&
+      options.rowsPerThread != 4 && options.rowsPerThread != 8)
+    return op.emitOpError() << "decode=mma takes rows-per-thread = 2, 4 or 8 "
+                               "(two rows of each 16-row tile), got "
+                            << options.rowsPerThread;
+  if (options.loadsInFlight &&
+      failed(checkRange(op, "loads-in-flight", options.loadsInFlight, 1, 4)))
+    return failure();
+  if (options.splitK &&
+      failed(checkRange(op, "split-k", options.splitK, 1, 16)))
+    return failure();
+  MemRefType aType = op.getA().getType();
+  cost::GemvGeometry requested;
+  requested.rowsPerThread = options.rowsPerThread;
+  requested.loadsInFlight = options.loadsInFlight;
+  requested.splitK = options.splitK;
+  requested.rowsPerBlock = options.rowsPerBlock;
+  cost::GemvShape shape{aType.getDimSize(1), aType.getDimSize(2) * 2,
+                        aType.getDimSize(0), getBlockSize(op.getFormat())};
+  cost::GemvGeometry g =
+      cost::chooseMmaGeometry(shape, chip, op.getNumVectors(), requested);
+  cfg.rowsPerThread = g.rowsPerThread;
+  cfg.lanesPerRow = g.lanesPerRow;
+  cfg.bytesPerLoad = g.bytesPerLoad;
+  cfg.loadsInFlight = g.loadsInFlight;
+  cfg.splitK = g.splitK;
+  cfg.ctaSplitK = 1;
+  cfg.rowsPerBlock = g.rowsPerBlock;
+  int64_t tileRows = 8 * cfg.rowsPerThread;
+  if (cfg.rowsPerBlock % tileRows != 0)
+    return op.emitOpError()
+           << "decode=mma needs rows-per-block a multiple of the " << tileRows
+           << " rows of a warp (8 x rows-per-thread), got " << cfg.rowsPerBlock;
+  if (cfg.threads() > 1024)
+    return op.emitOpError()
+           << "decode=mma: rows-per-block / (8 x rows-per-thread) warps x "
+              "split-k = "
+           << cfg.threads() / ::nvfp4::kWarpSize
+           << " warps; a CTA holds at most 32";
+  cost::MmaSlicing slicing = cost::sliceMmaK(aType.getDimSize(2), cfg.splitK);
+  if (slicing.hasEmptySlice())
+    return op.emitOpError()
+           << "split-k = " << cfg.splitK
+           << " slices leave some without work: a row has " << slicing.steps
+           << " steps of " << cost::kMmaStepBytes << " bytes";
+  cfg.maxRegisters = options.maxRegisters;
+  if (cfg.maxRegisters != 0 &&
+      (cfg.maxRegisters < 24 || cfg.maxRegisters > 255))
+    return op.emitOpError() << "max-registers must be 0 or in [24, 255], got "
+                            << cfg.maxRegisters;
+  cfg.pdl = options.pdl;
+  cfg.asyncCopyStages = 0;
+  cfg.tma = cfg.vectorInShared = cfg.interleaveRows = false;
+  if (failed(checkGrid(op, cfg)))
+    return failure();
+  return cfg;
+}
+
 FailureOr<KernelConfig>
 mlir::nvfp4::resolveKernelConfig(GemvOp op,
                                  const ConvertNVFP4ToGPUOptions &options) {
@@ -135,10 +267,12 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
   cfg.chip = options.chip.name;
   cfg.cacheHints = options.cacheHints;
   cfg.prefetch = options.prefetch;
-  FailureOr<DecodeMethod> decode = resolveDecode(op, options.decode, chip);
+  FailureOr<DecodeMethod> decode = resolveDecode(op, options, chip);
   if (failed(decode))
     return failure();
   cfg.decode = *decode;
+  if (cfg.decode == DecodeMethod::Mma)
+    return resolveMmaConfig(op, options, cfg, chip);
 
   // Check what was given before the cost model fills in the rest.
   if (options.bytesPerLoad && options.bytesPerLoad != 8 &&
@@ -255,12 +389,8 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
                        op.getFormat() == ScaleFormat::NVFP4 &&
                        cfg.bytesPerLoad == 16 && cfg.rowsPerThread == 4 &&
                        32 % cfg.rowGroups() == 0;
-  int64_t grid = gridX(op, cfg);
-  if (grid > std::numeric_limits<int32_t>::max() || aType.getDimSize(0) > 65535)
-    return op.emitOpError()
-           << "needs a grid of " << grid << " x " << aType.getDimSize(0)
-           << " CTAs, more than CUDA allows (2^31 - 1 x "
-              "65535)";
+  if (failed(checkGrid(op, cfg)))
+    return failure();
   return cfg;
 }
 

@@ -11,7 +11,9 @@
 
 namespace mlir::nvfp4 {
 
-enum class DecodeMethod { Dp4a, Cvt, F32 };
+/// How e2m1 becomes arithmetic; Mma is the tensor-core kernel
+/// (MmaKernel.cpp), the others the CUDA-core one (GemvKernel.cpp).
+enum class DecodeMethod { Dp4a, Cvt, F32, Mma };
 
 /// Every choice resolved for one gemv shape.
 struct KernelConfig {

@@ -49,6 +49,12 @@ DictionaryAttr launchInfo(OpBuilder &b, GemvOp op, gpu::GPUFuncOp kernel,
                                        /*sharedBytes=*/0);
   if (cfg.tma)
     appendTensorMapsToLaunch(b, attrs, {tmaMap(op, cfg)});
+  // The tensor cores sum products, not exact unit dots: the runner's
+  // any-order expectation needs to know (docs/numerics.md section 11).
+  if (cfg.decode == DecodeMethod::Mma)
+    attrs.append(
+        ::nvfp4::manifest::key::Sums,
+        b.getStringAttr(::nvfp4::ref::name(::nvfp4::ref::GemvSums::Products)));
   NamedAttrList tun;
   tun.append("rows_per_block", b.getI64IntegerAttr(cfg.rowsPerBlock));
   tun.append("rows_per_thread", b.getI64IntegerAttr(cfg.rowsPerThread));
@@ -135,7 +141,10 @@ struct GemvLowering : public OpRewritePattern<GemvOp> {
         addTensorMapParams(rewriter, kernel, op, maps);
     if (failed(extraArgs))
       return failure();
-    buildGemvKernelBody(rewriter, kernel, op, *cfg);
+    if (cfg->decode == DecodeMethod::Mma)
+      buildMmaGemvKernelBody(rewriter, kernel, op, *cfg);
+    else
+      buildGemvKernelBody(rewriter, kernel, op, *cfg);
     int64_t grid = gridX(op, *cfg);
     replaceGemvWithLaunch(rewriter, op, kernel, grid, /*sharedBytes=*/0,
                           launchInfo(rewriter, op, kernel, *cfg, grid),

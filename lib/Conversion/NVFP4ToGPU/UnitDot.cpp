@@ -249,8 +249,10 @@ SmallVector<Value> mlir::nvfp4::buildPrepareUnit(OpBuilder &b, Location loc,
     return prepareCvt(b, loc, words);
   case DecodeMethod::F32:
     return decodeCodes(b, loc, words);
+  case DecodeMethod::Mma: // MmaKernel.cpp has its own decode
+    break;
   }
-  return {};
+  llvm_unreachable("not a CUDA-core decode");
 }
 
 Value mlir::nvfp4::buildUnitDot(OpBuilder &b, Location loc, DecodeMethod method,
@@ -263,8 +265,10 @@ Value mlir::nvfp4::buildUnitDot(OpBuilder &b, Location loc, DecodeMethod method,
     return dotCvt(b, loc, words, prepared);
   case DecodeMethod::F32:
     return preparedDotF32(b, loc, decodeCodes(b, loc, words), prepared);
+  case DecodeMethod::Mma:
+    break;
   }
-  return {};
+  llvm_unreachable("not a CUDA-core decode");
 }
 
 Value mlir::nvfp4::buildPreparedUnitDot(OpBuilder &b, Location loc,
@@ -279,8 +283,10 @@ Value mlir::nvfp4::buildPreparedUnitDot(OpBuilder &b, Location loc,
         b, loc, [&](int64_t i) { return preparedA[i]; }, preparedB);
   case DecodeMethod::F32:
     return preparedDotF32(b, loc, preparedA, preparedB);
+  case DecodeMethod::Mma:
+    break;
   }
-  return {};
+  llvm_unreachable("not a CUDA-core decode");
 }
 
 SmallVector<Value> mlir::nvfp4::buildWideVectorUnit(OpBuilder &b, Location loc,

@@ -1,0 +1,540 @@
+//===- MmaKernel.cpp - the tensor-core (mma.sync) GEMV kernel body --------===//
+//
+// decode=mma. A warp owns rows-per-thread / 2 tiles of 16 rows of one batch
+// and computes them against up to 8 vectors per nvgpu.mma.sync m16n8k16
+// (f16 operands, f32 accumulators; two MMAs for up to 16 vectors). Lane
+// (g, t) = (lane / 4, lane % 4) loads, at each step of 64 bytes, the 16
+// bytes at 16 t of rows g and g + 8 of every tile and of vector g: the four
+// lanes of a quad read 64 consecutive bytes. It decodes them into f16 pairs,
+// each value times its block scale (exact, docs/numerics.md section 11),
+// and hands them to the MMAs as they are: an MMA sums its K positions in no
+// particular order, so a lane may bring any 4 values of a row to each MMA
+// as long as its B fragment brings the same 4 of the vector. K is cut into
+// split-k slices of whole steps, one per warp of a CTA (partials added in
+// shared memory in slice order); a row's last step may be partial
+// (predicated, with loads clamped to the row).
+//
+//===----------------------------------------------------------------------===//
+
+#include "GemvKernel.h"
+
+#include "nvfp4/Conversion/Common/Codec.h"
+#include "nvfp4/Conversion/Common/IndexValue.h"
+#include "nvfp4/Conversion/Common/ScalarOps.h"
+#include "nvfp4/Support/GemvCostModel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+namespace {
+
+namespace cost = ::nvfp4::cost;
+
+// A decoded code is the f16 of its value times 2^kDecodeExp and a scale
+// enters times 2^kScaleExp, so an operand is value * scale * 2^-7: every
+// product of an e2m1 value and an e4m3 scale is then an f16 (at most 6
+// significant bits, from 2^-17 to 21).
+constexpr int kDecodeExp = -14, kScaleExp = 7;
+constexpr int64_t kTileRows = 16, kMmaVectors = 8;
+// prmt selectors: bytes 0 and 1 (2 and 3) of the first word into the high
+// bytes of an f16 pair, zero bytes from the second into the low ones.
+constexpr int64_t kHighBytes01 = 0x1404, kHighBytes23 = 0x3424;
+
+struct MmaBuilder {
+  MmaBuilder(OpBuilder &b, Location loc, GemvOp op, const KernelConfig &cfg)
+      : b(b), loc(loc), op(op), cfg(cfg),
+        slicing(cost::sliceMmaK(rowBytes(), cfg.splitK)) {}
+
+  OpBuilder &b;
+  Location loc;
+  GemvOp op;
+  const KernelConfig &cfg;
+  cost::MmaSlicing slicing;
+  Value a, sfa, vec, sfb, c, alpha, partials;
+  Value batch, quadLane, slice;
+  // Per tile, rows g and g + 8: their indices (possibly past M), the
+  // clamped ones loads use, and their place in the CTA's row block.
+  SmallVector<Value> rowIds, rows, rowsInBlock;
+  Value vectorIds[2]; // vector g and g + 8, clamped to N - 1
+
+  int64_t rowBytes() { return op.getA().getType().getDimSize(2); }
+  int64_t numRows() { return op.getA().getType().getDimSize(1); }
+  int64_t vectors() { return op.getNumVectors(); }
+  int64_t tiles() { return cfg.rowsPerThread / 2; }
+  int64_t halves() { return vectors() > kMmaVectors ? 2 : 1; }
+  bool packed() { return op.hasPackedB(); }
+  // NVFP4: one scale column per 8 bytes of a row.
+  int64_t scaleCols() { return rowBytes() / 8; }
+  // The two scales of a 16-byte chunk are adjacent in memory: the column
+  // is even, and a blocked atom's 4-column group holds both.
+  bool pairedScales() {
+    return op.getLayout() == ScaleLayout::Blocked128x4 || scaleCols() % 2 == 0;
+  }
+
+  Type f16x2() { return VectorType::get({2}, b.getF16Type()); }
+  Type accType() { return VectorType::get({2, 2}, b.getF32Type()); }
+  Value idx(int64_t v) { return IV::index(b, loc, v); }
+
+  /// The f16 pair of an i32's bits.
+  Value asPair(Value word) {
+    return LLVM::BitcastOp::create(b, loc, f16x2(), word);
+  }
+
+  /// The four f16 pairs of the 8 codes of `word`, each value times 2^-14:
+  /// a code's sign goes to bit 15 and its exponent and mantissa bits to
+  /// 11..9, so e2m1's subnormal 0.5 lands on f16's subnormal 2^-15. The high
+  /// bytes are built for the four low nibbles at once, then for the high
+  /// ones, and spread into pairs over zero low bytes. The pairs hold values
+  /// (0, 2), (4, 6), (1, 3), (5, 7) of the word; B's are paired alike.
+  SmallVector<Value> decodeWord(Value x) {
+    ScalarOps o{b, loc};
+    Value lowNibbles =
+        o.ori(o.andi(o.shl(x, 1), 0x0E0E0E0E), o.andi(o.shl(x, 4), 0x80808080));
+    Value highNibbles =
+        o.ori(o.andi(o.shr(x, 3), 0x0E0E0E0E), o.andi(x, 0x80808080));
+    SmallVector<Value> pairs;
+    for (Value bytes : {lowNibbles, highNibbles})
+      for (int64_t selector : {kHighBytes01, kHighBytes23})
+        pairs.push_back(asPair(NVVM::PermuteOp::create(
+            b, loc, b.getI32Type(), bytes, o.i32(0), o.i32(selector),
+            NVVM::PermuteModeAttr::get(b.getContext(),
+                                       NVVM::PermuteMode::DEFAULT))));
+    return pairs;
+  }
+
+  /// f16 values (0, 2), (4, 6), (1, 3), (5, 7) of 8 values in four words
+  /// of pairs: the order decodeWord gives a's codes.
+  SmallVector<Value> repairValues(ArrayRef<Value> words) {
+    SmallVector<Value> p;
+    for (Value w : words)
+      p.push_back(asPair(w));
+    auto pick = [&](Value x, Value y, int64_t i) {
+      return vector::ShuffleOp::create(b, loc, x, y,
+                                       ArrayRef<int64_t>{i, i + 2});
+    };
+    return {pick(p[0], p[1], 0), pick(p[2], p[3], 0), pick(p[0], p[1], 1),
+            pick(p[2], p[3], 1)};
+  }
+
+  /// Both scales of a chunk (vector<2xi8>: its first and second 8 bytes)
+  /// as f16 splats times 2^7. cvt.rn.f16x2.e4m3x2 is exact, NaN included.
+  std::pair<Value, Value> decodeScales(Value bytes) {
+    Type f8 = b.getType<Float8E4M3FNType>();
+    Value pair = NVVM::ConvertF8x2ToF16x2Op::create(b, loc, f16x2(), bytes,
+                                                    /*relu=*/false, f8);
+    Value bias = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(cast<ShapedType>(f16x2()),
+                               b.getF16FloatAttr(1 << kScaleExp)));
+    pair = arith::MulFOp::create(b, loc, pair, bias);
+    auto splat = [&](int64_t i) {
+      return vector::ShuffleOp::create(b, loc, pair, pair,
+                                       ArrayRef<int64_t>{i, i});
+    };
+    return {splat(0), splat(1)};
+  }
+
+  /// The scale bytes of columns `cols` (two) of `row` of `scales` (row 0
+  /// for a vector's), as vector<2xi8>; one 16-bit load when paired.
+  Value loadScaleBytes(Value scales, bool isVector, Value row,
+                       ArrayRef<Value> cols, bool paired) {
+    auto bytesType = VectorType::get({2}, b.getI8Type());
+    if (paired) {
+      SmallVector<Value> indices = buildScaleIndices(
+          b, loc, op.getLayout(), isVector, batch, row, cols[0]);
+      Type f8 = cast<MemRefType>(scales.getType()).getElementType();
+      Value v = vector::LoadOp::create(b, loc, VectorType::get({2}, f8), scales,
+                                       indices, /*nontemporal=*/false,
+                                       llvm::MaybeAlign(2));
+      return arith::BitcastOp::create(b, loc, bytesType, v);
+    }
+    SmallVector<Value> bits;
+    for (Value col : cols)
+      bits.push_back(
+          buildLoadScaleBits(b, loc, scales,
+                             buildScaleIndices(b, loc, op.getLayout(), isVector,
+                                               batch, row, col)));
+    return vector::FromElementsOp::create(b, loc, bytesType, bits);
+  }
+
+  /// Where one lane's chunk of a step lies: `bytes[h]` is the row offset of
+  /// its half h (8 bytes, one block), `valid[h]` whether that half is in
+  /// the row (null: always). Whole steps load 16 bytes at bytes[0].
+  struct Chunk {
+    Value bytes[2];
+    Value valid[2];
+    Value cols[2];
+    bool whole;
+  };
+
+  Chunk wholeChunk(Value step) {
+    Chunk ch;
+    IV byte =
+        (IV(b, loc, step) * cost::kMmaLanesPerRow + IV(b, loc, quadLane)) *
+        cost::kMmaBytesPerLoad;
+    ch.bytes[0] = byte;
+    ch.bytes[1] = byte + 8;
+    ch.cols[0] = byte / 8;
+    ch.cols[1] = byte / 8 + 1;
+    ch.valid[0] = ch.valid[1] = Value();
+    ch.whole = true;
+    return ch;
+  }
+
+  /// The row's last, partial step: halves past the row load its last 8
+  /// bytes (valid memory) and count as zero.
+  Chunk tailChunk() {
+    Chunk ch;
+    IV byte = (IV(b, loc, idx(slicing.fullSteps)) * cost::kMmaLanesPerRow +
+               IV(b, loc, quadLane)) *
+              cost::kMmaBytesPerLoad;
+    for (int64_t h = 0; h < 2; ++h) {
+      IV half = byte + 8 * h;
+      ch.valid[h] = vult(half, rowBytes() - 7);
+      ch.bytes[h] = vmin(half, rowBytes() - 8);
+      ch.cols[h] = IV(b, loc, ch.bytes[h]) / 8;
+    }
+    ch.whole = false;
+    return ch;
+  }
+
+  /// The i32 words of a's (or packed b's) 16 bytes of `chunk`.
+  SmallVector<Value> loadCodes(Value memref, SmallVector<Value> prefix,
+                               const Chunk &ch, bool streaming) {
+    auto at = [&](Value byte) {
+      SmallVector<Value> indices = prefix;
+      indices.push_back(byte);
+      return indices;
+    };
+    if (ch.whole)
+      return loadWords(b, loc, memref, at(ch.bytes[0]), 16, streaming);
+    SmallVector<Value> words =
+        loadWords(b, loc, memref, at(ch.bytes[0]), 8, streaming);
+    words.append(loadWords(b, loc, memref, at(ch.bytes[1]), 8, streaming));
+    return words;
+  }
+
+  /// What one step loads, undecoded.
+  struct StepLoads {
+    Chunk chunk;
+    SmallVector<SmallVector<Value>> aWords; // per row of rows
+    SmallVector<Value> aScales;             // per row, vector<2xi8>
+    SmallVector<SmallVector<Value>> bWords; // per vector half
+    SmallVector<Value> bScales;             // per vector half (packed)
+  };
+
+  SmallVector<Value> vectorPrefix(Value vector) {
+    if (!op.hasVectorDim())
+      return {batch};
+    return {batch, vector};
+  }
+
+  StepLoads loadStep(const Chunk &ch) {
+    StepLoads s;
+    s.chunk = ch;
+    bool paired = ch.whole && pairedScales();
+    for (Value row : rows) {
+      s.aWords.push_back(loadCodes(a, {batch, row}, ch, cfg.cacheHints));
+      s.aScales.push_back(loadScaleBytes(sfa, false, row, ch.cols, paired));
+    }
+    for (int64_t h = 0; h < halves(); ++h) {
+      Value v = vectorIds[h];
+      if (packed()) {
+        s.bWords.push_back(loadCodes(vec, vectorPrefix(v), ch, false));
+        // N vectors' scales are a matrix of N rows; one vector's a row.
+        s.bScales.push_back(
+            op.hasVectorDim()
+                ? loadScaleBytes(sfb, false, v, ch.cols, paired)
+                : loadScaleBytes(sfb, true, idx(0), ch.cols, paired));
+        continue;
+      }
+      // 16-bit b: the chunk's 32 values, 8 a load (clamped like a's halves).
+      SmallVector<Value> words;
+      for (int64_t h8 = 0; h8 < 2; ++h8)
+        for (int64_t q = 0; q < 2; ++q) {
+          SmallVector<Value> indices = vectorPrefix(v);
+          indices.push_back(IV(b, loc, ch.bytes[h8]) * 2 + 8 * q);
+          words.append(loadWords(b, loc, vec, indices, 16, false));
+        }
+      s.bWords.push_back(words);
+    }
+    return s;
+  }
+
+  /// The MMA operands of 16 bytes of codes with their two scales: per word,
+  /// its four pairs times the scale of its half (zero where the half is
+  /// not in the row).
+  SmallVector<Value> scaledOperands(ArrayRef<Value> words, Value scaleBytes,
+                                    const Chunk &ch) {
+    auto [s0, s1] = decodeScales(scaleBytes);
+    SmallVector<Value> out;
+    for (auto [w, word] : llvm::enumerate(words))
+      for (Value pair : decodeWord(word))
+        out.push_back(arith::MulFOp::create(b, loc, pair, w < 2 ? s0 : s1));
+    return maskHalves(out, ch);
+  }
+
+  SmallVector<Value> maskHalves(SmallVector<Value> operands, const Chunk &ch) {
+    if (ch.whole)
+      return operands;
+    Value zero = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(cast<ShapedType>(f16x2()),
+                               b.getF16FloatAttr(0.0)));
+    // Operand i comes from word i / 4, of half i / 8.
+    for (size_t i = 0; i < operands.size(); ++i)
+      operands[i] =
+          arith::SelectOp::create(b, loc, ch.valid[i / 8], operands[i], zero);
+    return operands;
+  }
+
+  /// acc[r * halves + h] plus one step's MMAs.
+  SmallVector<Value> computeStep(const StepLoads &s, ArrayRef<Value> acc) {
+    SmallVector<SmallVector<Value>> aOps, bOps;
+    for (auto [words, scales] : llvm::zip(s.aWords, s.aScales))
+      aOps.push_back(scaledOperands(words, scales, s.chunk));
+    for (int64_t h = 0; h < halves(); ++h) {
+      if (packed()) {
+        bOps.push_back(scaledOperands(s.bWords[h], s.bScales[h], s.chunk));
+        continue;
+      }
+      SmallVector<Value> ops;
+      for (int64_t w = 0; w < 4; ++w)
+        ops.append(repairValues(ArrayRef<Value>(s.bWords[h]).slice(4 * w, 4)));
+      bOps.push_back(maskHalves(ops, s.chunk));
+    }
+    SmallVector<Value> out(acc);
+    auto aType = VectorType::get({4, 2}, b.getF16Type());
+    auto bType = VectorType::get({2, 2}, b.getF16Type());
+    auto fragment = [&](VectorType type, ArrayRef<Value> pairs) {
+      Value f = arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(type, b.getF16FloatAttr(0.0)));
+      for (auto [i, p] : llvm::enumerate(pairs))
+        f = vector::InsertOp::create(b, loc, p, f, int64_t(i));
+      return f;
+    };
+    // Operands 2m and 2m + 1 of a row are one MMA's K positions.
+    for (int64_t m = 0; m < 8; ++m)
+      for (int64_t r = 0; r < tiles(); ++r) {
+        ArrayRef<Value> top = aOps[2 * r], bottom = aOps[2 * r + 1];
+        Value fragA = fragment(aType, {top[2 * m], bottom[2 * m],
+                                       top[2 * m + 1], bottom[2 * m + 1]});
+        for (int64_t h = 0; h < halves(); ++h) {
+          Value fragB = fragment(bType, {bOps[h][2 * m], bOps[h][2 * m + 1]});
+          Value &sum = out[r * halves() + h];
+          sum = nvgpu::MmaSyncOp::create(b, loc, fragA, fragB, sum,
+                                         ArrayRef<int64_t>{16, 8, 16});
+        }
+      }
+    return out;
+  }
+
+  /// Whole steps [first, first + count) of this warp's slice, `group`
+  /// steps' loads issued before any of them is decoded.
+  SmallVector<Value> buildStepLoop(Value first, Value count, int64_t group,
+                                   ArrayRef<Value> acc) {
+    IV groups = IV(b, loc, count) / group;
+    auto loop = scf::ForOp::create(b, loc, idx(0), groups, idx(1), acc);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      IV base = IV(b, loc, first) + IV(b, loc, loop.getInductionVar()) * group;
+      SmallVector<StepLoads, 1> loads;
+      for (int64_t u = 0; u < group; ++u)
+        loads.push_back(loadStep(wholeChunk(base + u)));
+      SmallVector<Value> sums(loop.getRegionIterArgs());
+      for (const StepLoads &s : loads)
+        sums = computeStep(s, sums);
+      scf::YieldOp::create(b, loc, sums);
+    }
+    SmallVector<Value> sums(loop.getResults());
+    if (group == 1)
+      return sums;
+    IV done = groups * group;
+    return buildStepLoop(IV(b, loc, first) + done, IV(b, loc, count) - done, 1,
+                         sums);
+  }
+
+  /// Slot of this lane's sum of row rowsInBlock[i] and vector `vector` in
+  /// the split-k partials.
+  Value partialSlot(int64_t i, Value vector) {
+    return IV(b, loc, rowsInBlock[i]) * vectors() + IV(b, loc, vector);
+  }
+
+  void build(Value rowBlock, Value threadId) {
+    if (cfg.pdl) {
+      NVVM::GriddepcontrolOp::create(
+          b, loc, NVVM::GridDepActionKind::launch_dependents);
+      NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
+    }
+    IV tid(b, loc, threadId);
+    IV warp = tid / 32, lane = tid % 32;
+    IV g = lane / cost::kMmaLanesPerRow;
+    quadLane = lane % cost::kMmaLanesPerRow;
+    int64_t rowWarps = cfg.rowGroups() / 8;
+    IV warpRow = warp % rowWarps;
+    slice = warp / rowWarps;
+    for (int64_t r = 0; r < tiles(); ++r)
+      for (int64_t i = 0; i < 2; ++i) {
+        IV inBlock =
+            warpRow * (kTileRows * tiles()) + g + kTileRows * r + 8 * i;
+        rowsInBlock.push_back(inBlock);
+        IV row = IV(b, loc, rowBlock) * cfg.rowsPerBlock + inBlock;
+        rowIds.push_back(row);
+        // Rows past M read the last row and store nothing.
+        rows.push_back(vminu(row, numRows() - 1));
+      }
+    for (int64_t h = 0; h < halves(); ++h)
+      vectorIds[h] = vminu(g + kMmaVectors * h, vectors() - 1);
+
+    Value zero = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(cast<ShapedType>(accType()),
+                               b.getF32FloatAttr(0.0f)));
+    SmallVector<Value> acc(tiles() * halves(), zero);
+    // This warp's whole steps: [lo, min(lo + sliceSteps, fullSteps)).
+    IV lo = IV(b, loc, slice) * slicing.sliceSteps;
+    Value count;
+    if (slicing.slices == 1)
+      count = idx(slicing.fullSteps);
+    else {
+      IV end = vmin(lo + slicing.sliceSteps, slicing.fullSteps);
+      count = arith::SubIOp::create(
+          b, loc, arith::MaxUIOp::create(b, loc, end, lo), lo);
+    }
+    if (slicing.fullSteps > 0)
+      acc = buildStepLoop(lo, count, cfg.loadsInFlight, acc);
+    if (slicing.hasTail()) {
+      Value owns =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, slice,
+                                idx(slicing.fullSteps / slicing.sliceSteps));
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange(ValueRange(acc)), owns,
+                                    /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+        scf::YieldOp::create(b, loc, computeStep(loadStep(tailChunk()), acc));
+        b.setInsertionPointToStart(ifOp.elseBlock());
+        scf::YieldOp::create(b, loc, acc);
+      }
+      acc = SmallVector<Value>(ifOp.getResults());
+    }
+    storeSums(acc);
+  }
+
+  /// Adds the slices' partials (split-k) and stores alpha times each sum
+  /// of a row below M and a vector below N, undoing the operands' scaling
+  /// first (a power of two: exact).
+  void storeSums(ArrayRef<Value> acc) {
+    ScalarOps o{b, loc};
+    int exponent = -(kDecodeExp + kScaleExp) * (packed() ? 2 : 1);
+    Value unscale = o.f32(std::ldexp(1.0f, exponent));
+    Type outType = op.getC().getType().getElementType();
+    // C fragment: element (i, j) is row g + 8 i, column 2 t + j.
+    struct Sum {
+      int64_t row; // index into rows / rowIds
+      Value vector;
+      Value value;
+    };
+    SmallVector<Sum> sums;
+    for (int64_t r = 0; r < tiles(); ++r)
+      for (int64_t h = 0; h < halves(); ++h)
+        for (int64_t i = 0; i < 2; ++i)
+          for (int64_t j = 0; j < 2; ++j) {
+            Value vector = IV(b, loc, quadLane) * 2 + (j + kMmaVectors * h);
+            Value v = vector::ExtractOp::create(b, loc, acc[r * halves() + h],
+                                                ArrayRef<int64_t>{i, j});
+            sums.push_back({2 * r + i, vector, v});
+          }
+    auto isVector = [&](const Sum &s) {
+      return vult(IV(b, loc, s.vector), vectors());
+    };
+    Value keep = arith::ConstantIntOp::create(b, loc, 1, 1);
+    if (cfg.splitK > 1) {
+      for (const Sum &s : sums) {
+        auto park = scf::IfOp::create(b, loc, isVector(s), false);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(park.thenBlock());
+        memref::StoreOp::create(
+            b, loc, s.value, partials,
+            ValueRange{slice, partialSlot(s.row, s.vector)});
+      }
+      gpu::BarrierOp::create(b, loc);
+      keep = vult(IV(b, loc, slice), 1);
+      // Slice 0 adds the others in order; its own loads stay in range.
+      for (Sum &s : sums) {
+        Value slot = vminu(IV(b, loc, partialSlot(s.row, s.vector)),
+                           cfg.rowsPerBlock * vectors() - 1);
+        for (int64_t k = 1; k < cfg.splitK; ++k)
+          s.value = arith::AddFOp::create(
+              b, loc, s.value,
+              memref::LoadOp::create(b, loc, partials,
+                                     ValueRange{idx(k), slot}));
+      }
+    }
+    for (const Sum &s : sums) {
+      Value row = rowIds[s.row];
+      Value cond = arith::AndIOp::create(
+          b, loc, keep,
+          arith::AndIOp::create(b, loc, isVector(s),
+                                vult(IV(b, loc, row), numRows())));
+      auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      Value result = arith::MulFOp::create(b, loc, s.value, unscale);
+      if (alpha)
+        result = arith::MulFOp::create(b, loc, result, alpha);
+      if (outType != b.getF32Type())
+        result = arith::TruncFOp::create(b, loc, outType, result);
+      SmallVector<Value> indices = {batch};
+      if (op.hasVectorDim())
+        indices.push_back(s.vector);
+      indices.push_back(row);
+      memref::StoreOp::create(b, loc, result, c, indices);
+    }
+  }
+};
+
+} // namespace
+
+void mlir::nvfp4::buildMmaGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel,
+                                         GemvOp op, const KernelConfig &cfg) {
+  Location loc = op.getLoc();
+  Value partials;
+  if (cfg.splitK > 1) {
+    auto workgroup = gpu::AddressSpaceAttr::get(
+        b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+    partials = kernel.addWorkgroupAttribution(
+        MemRefType::get({cfg.splitK, cfg.rowsPerBlock * op.getNumVectors()},
+                        b.getF32Type(), MemRefLayoutAttrInterface(), workgroup),
+        loc);
+  }
+  Block &entry = kernel.getBody().front();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&entry);
+  MmaBuilder mb(b, loc, op, cfg);
+  mb.a = entry.getArgument(0);
+  mb.sfa = entry.getArgument(1);
+  mb.vec = entry.getArgument(2);
+  unsigned next = 3;
+  if (op.getSfb())
+    mb.sfb = entry.getArgument(next++);
+  mb.c = entry.getArgument(next++);
+  if (op.getAlpha())
+    mb.alpha = entry.getArgument(next);
+  mb.partials = partials;
+  mb.batch = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  mb.build(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x),
+           gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+  gpu::ReturnOp::create(b, loc);
+}

@@ -1,0 +1,29 @@
+// Options of the CUDA-core kernel that the tensor-core one cannot honour are
+// errors with decode=mma; without a decode they keep the CUDA-core kernel.
+// RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="decode=mma lanes-per-row=8" 2>&1 | FileCheck %s --check-prefix=LANES
+// RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="decode=mma bytes-per-load=8" 2>&1 | FileCheck %s --check-prefix=BYTES
+// RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="decode=mma cta-split-k=2" 2>&1 | FileCheck %s --check-prefix=CTA
+// RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="decode=mma rows-per-thread=3" 2>&1 | FileCheck %s --check-prefix=ROWS
+// RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="decode=mma tma=true async-copy-stages=2" 2>&1 | FileCheck %s --check-prefix=TMA
+// RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="decode=mma split-k=12" 2>&1 | FileCheck %s --check-prefix=SPLIT
+// RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="decode=mma rows-per-block=48 rows-per-thread=4" 2>&1 | FileCheck %s --check-prefix=BLOCK
+// RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="decode=mma rows-per-block=1024 split-k=2" 2>&1 | FileCheck %s --check-prefix=WARPS
+// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="cta-split-k=2" | FileCheck %s --check-prefix=KEEP
+// LANES: mma-options.mlir:[[@LINE+13]]:3: error: 'nvfp4.gemv' op decode=mma takes lanes-per-row = 4 (the MMA fragment's layout), got 8
+// BYTES: error: 'nvfp4.gemv' op decode=mma takes bytes-per-load = 16 (the MMA fragment's layout), got 8
+// CTA: error: 'nvfp4.gemv' op decode=mma takes cta-split-k = 1 (the MMA fragment's layout), got 2
+// ROWS: error: 'nvfp4.gemv' op decode=mma takes rows-per-thread = 2, 4 or 8 (two rows of each 16-row tile), got 3
+// TMA: error: 'nvfp4.gemv' op decode=mma loads a into registers: vector-in-shared, async-copy-stages and tma do not apply
+// SPLIT: error: 'nvfp4.gemv' op split-k = 12 slices leave some without work: a row has 16 steps of 64 bytes
+// BLOCK: error: 'nvfp4.gemv' op decode=mma needs rows-per-block a multiple of the 32 rows of a warp (8 x rows-per-thread), got 48
+// WARPS: error: 'nvfp4.gemv' op decode=mma: rows-per-block / (8 x rows-per-thread) warps x split-k = 128 warps; a CTA holds at most 32
+// KEEP: cta_split_k = 2
+// KEEP-SAME: decode = "dp4a"
+func.func @n2(%a: memref<1x256x1024xi8>, %sfa: memref<1x256x128xf8E4M3FN>,
+    %b: memref<1x2x1024xi8>, %sfb: memref<1x2x128xf8E4M3FN>,
+    %c: memref<1x2x256xf16>) {
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c
+      : memref<1x256x1024xi8>, memref<1x256x128xf8E4M3FN>, memref<1x2x1024xi8>,
+        memref<1x2x128xf8E4M3FN> into memref<1x2x256xf16>
+  return
+}
