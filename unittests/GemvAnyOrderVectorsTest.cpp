@@ -139,12 +139,50 @@ struct Problem {
     return p.alpha * acc[0];
   }
 
-  std::vector<uint8_t> kernelOutput(std::mt19937_64 &rng) const {
+  /// One element as the tensor-core kernel may evaluate it (GemvSums::
+  /// Products): the exact products a * sfa * b (* sfb) in a random order
+  /// over 1 to 16 K slices, each slice's MMAs adding 16 of them to its
+  /// accumulator with one rounding toward zero (the adder the bound allows
+  /// for), the slices added in f32, then alpha.
+  float tensorCoreElement(int64_t l, int64_t n, int64_t m,
+                          std::mt19937_64 &rng) const {
+    std::vector<int64_t> order(p.k);
+    for (int64_t i = 0; i < p.k; ++i)
+      order[i] = i;
+    std::shuffle(order.begin(), order.end(), rng);
+    std::vector<float> acc(1 + rng() % 16, 0.0f);
+    const int64_t perSlice = (p.k + acc.size() - 1) / acc.size();
+    for (size_t q = 0; q < acc.size(); ++q) {
+      const int64_t end = std::min<int64_t>((q + 1) * perSlice, p.k);
+      for (int64_t g = q * perSlice; g < end; g += 16) {
+        long double sum = acc[q];
+        for (int64_t j = g; j < std::min<int64_t>(g + 16, end); ++j) {
+          int64_t i = order[j], kb = i / bs(p.format);
+          double sb = p.vector == VectorElement::E2M1 ? sfb(l, n, kb) : 1.0;
+          sum += e2m1Value(codeA(l, m, i)) * sfa(l, m, kb) * b(l, n, i) * sb;
+        }
+        float f = static_cast<float>(sum);
+        if (std::isfinite(f) &&
+            std::fabs(static_cast<long double>(f)) > std::fabs(sum))
+          f = std::nextafter(f, 0.0f); // truncate
+        acc[q] = f;
+      }
+    }
+    float total = 0;
+    for (float a : acc)
+      total += a;
+    return p.alpha * total;
+  }
+
+  std::vector<uint8_t> kernelOutput(std::mt19937_64 &rng,
+                                    bool tensorCores = false) const {
     std::vector<double> c(p.l * p.n * p.m);
     for (int64_t l = 0; l < p.l; ++l)
       for (int64_t n = 0; n < p.n; ++n)
         for (int64_t m = 0; m < p.m; ++m)
-          c[(l * p.n + n) * p.m + m] = kernelElement(l, n, m, rng);
+          c[(l * p.n + n) * p.m + m] = tensorCores
+                                           ? tensorCoreElement(l, n, m, rng)
+                                           : kernelElement(l, n, m, rng);
     return roundOutput(p.output, c);
   }
 };
@@ -239,6 +277,70 @@ TEST(GemvAnyOrderVectorsTest, KernelEvaluationsMeetTheirExpectations) {
   // rows below pin.
   for (int kind = 0; kind < 5; ++kind)
     EXPECT_GT(kinds[kind], 0) << "kind " << kind;
+}
+
+TEST(GemvAnyOrderVectorsTest, TensorCoreEvaluationsMeetTheirExpectations) {
+  // The forms decode=mma takes: NVFP4, packed or f16 b.
+  const Form forms[] = {{VectorElement::E2M1, 1},
+                        {VectorElement::E2M1, 8},
+                        {VectorElement::E2M1, 16},
+                        {VectorElement::F16, 3}};
+  uint64_t seed = 20261202;
+  for (ScaleLayout layout : {ScaleLayout::Linear, ScaleLayout::Blocked128x4})
+    for (const Form &form : forms)
+      for (Distribution dist : {Distribution::Full, Distribution::Extreme}) {
+        Problem pr;
+        pr.p.m = 6;
+        pr.p.k = 1024;
+        pr.p.n = form.n;
+        pr.p.layout = layout;
+        pr.p.vector = form.vector;
+        pr.p.output = ElementType::F32;
+        pr.p.alpha = 0.75f;
+        pr.p.sums = GemvSums::Products;
+        pr.in = generateGemvInputs(pr.p, dist, ++seed);
+        SCOPED_TRACE(describe(pr.p, dist, seed));
+        std::mt19937_64 rng(seed);
+        std::vector<uint8_t> out = pr.kernelOutput(rng, /*tensorCores=*/true);
+        Comparison all = pr.compareWith(out, /*everyElement=*/true);
+        EXPECT_TRUE(all.ok()) << "element " << all.firstMismatch;
+        // An element moved well beyond its bound is rejected.
+        std::vector<double> ref = pr.ref();
+        std::vector<GemvExpectation> expect = pr.expect();
+        std::vector<uint8_t> rounded = roundOutput(pr.p.output, ref);
+        double rr = readOutput(pr.p.output, rounded.data(), 0);
+        double v = rejected(expect[0], pr.p.output, ref[0], rr);
+        if (std::isnan(v))
+          continue;
+        writeElement(pr.p.output, out, 0, v);
+        EXPECT_FALSE(pr.compareWith(out, /*everyElement=*/true).ok());
+      }
+}
+
+TEST(GemvAnyOrderVectorsTest, ProductSumsAreExactOnlyWhenTheProductsAre) {
+  // K = 32: block 0 of 1.5 x 1.5 with scales 448 x 448, block 1 of 1.5
+  // against +-1.5 with scales 2^-9 x 2^-9. Block 1's dot is 0, so the unit
+  // terms (36 x 448^2 and 0) sum exactly; its products (+-2.25 x 2^-18)
+  // are far below what 24 bits next to block 0's products keep.
+  GemvProblem p;
+  p.m = 1;
+  p.k = 32;
+  p.output = ElementType::F32;
+  GemvInputs in;
+  in.a.assign(16, 0x33);          // e2m1 1.5, 1.5
+  in.b.assign(8, 0x33);           // block 0: 1.5, 1.5
+  in.b.resize(16, 0xB3);          // block 1: 1.5, -1.5
+  in.sfa = in.sfb = {0x7E, 0x01}; // 448, 2^-9
+  auto kind = [&](GemvSums sums) {
+    p.sums = sums;
+    std::vector<double> ref =
+        gemvExact(p, in.a.data(), in.sfa.data(), in.b.data(), in.sfb.data());
+    return expectAnyOrderGemv(p, in.a.data(), in.sfa.data(), in.b.data(),
+                              in.sfb.data(), ref)[0]
+        .kind;
+  };
+  EXPECT_EQ(kind(GemvSums::Units), Kind::Exact);
+  EXPECT_EQ(kind(GemvSums::Products), Kind::Bounded);
 }
 
 TEST(GemvAnyOrderVectorsTest, AnElementBeyondItsBoundIsRejected) {

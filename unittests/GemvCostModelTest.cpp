@@ -209,8 +209,10 @@ TEST(GemvCostModel, MmaSpreadsSmallMOverTheSms) {
 
 TEST(GemvCostModel, MmaIsTheDefaultForSeveralPackedVectors) {
   EXPECT_FALSE(preferMma(1, true));
-  EXPECT_TRUE(preferMma(2, true));
+  EXPECT_FALSE(preferMma(2, true));
+  EXPECT_TRUE(preferMma(4, true));
   EXPECT_TRUE(preferMma(16, true));
+  EXPECT_FALSE(preferMma(8, false));
 }
 
 TEST(GemvCostModel, BytesAndCeiling) {

@@ -124,9 +124,12 @@ GemvGeometry nvfp4::cost::chooseGemvGeometry(const GemvShape &shape,
 }
 
 bool nvfp4::cost::preferMma(int64_t vectors, bool packedB) {
-  // One vector: the CUDA-core kernel's dp4a decode costs fewer operations
-  // a byte than the f16 operands (docs/benchmarks.md).
-  return packedB && vectors >= 2;
+  // The tensor-core kernel's time hardly depends on N; the CUDA-core one's
+  // grows with it. Measured on the five shapes of docs/problem.md
+  // (docs/benchmarks.md): the CUDA cores win at N = 2 (1.03-1.36x the
+  // one-vector time against 1.08-1.51x), the tensor cores from N = 4 on.
+  // 16-bit b: f16 operands gain nothing over the f32 decode.
+  return packedB && vectors >= 4;
 }
 
 MmaSlicing nvfp4::cost::sliceMmaK(int64_t rowBytes, int64_t slices) {

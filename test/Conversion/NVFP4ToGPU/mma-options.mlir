@@ -19,11 +19,11 @@
 // WARPS: error: 'nvfp4.gemv' op decode=mma: rows-per-block / (8 x rows-per-thread) warps x split-k = 128 warps; a CTA holds at most 32
 // KEEP: cta_split_k = 2
 // KEEP-SAME: decode = "dp4a"
-func.func @n2(%a: memref<1x256x1024xi8>, %sfa: memref<1x256x128xf8E4M3FN>,
-    %b: memref<1x2x1024xi8>, %sfb: memref<1x2x128xf8E4M3FN>,
-    %c: memref<1x2x256xf16>) {
+func.func @n4(%a: memref<1x256x1024xi8>, %sfa: memref<1x256x128xf8E4M3FN>,
+    %b: memref<1x4x1024xi8>, %sfb: memref<1x4x128xf8E4M3FN>,
+    %c: memref<1x4x256xf16>) {
   nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c
-      : memref<1x256x1024xi8>, memref<1x256x128xf8E4M3FN>, memref<1x2x1024xi8>,
-        memref<1x2x128xf8E4M3FN> into memref<1x2x256xf16>
+      : memref<1x256x1024xi8>, memref<1x256x128xf8E4M3FN>, memref<1x4x1024xi8>,
+        memref<1x4x128xf8E4M3FN> into memref<1x4x256xf16>
   return
 }

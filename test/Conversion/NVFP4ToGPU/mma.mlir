@@ -6,7 +6,7 @@
 // MMA per pair of pairs; a row's last partial step is predicated.
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="chip=sm_90a decode=mma split-k=1 rows-per-thread=2" \
 // RUN:   | FileCheck %s
-// The default configuration picks the tensor cores for N >= 2 packed
+// The default configuration picks the tensor cores for N >= 4 packed
 // NVFP4 vectors only, and names how they sum in the launch (the manifest).
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="chip=sm_90a" | FileCheck %s --check-prefix=DEFAULT
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="chip=sm_90a lanes-per-row=8" | FileCheck %s --check-prefix=CUDACORE
