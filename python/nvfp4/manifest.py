@@ -35,15 +35,20 @@ MAX_VECTORS = 16
 # not encode tensor maps (nvfp4-run does), so it refuses such kernels.
 TENSOR_MAP_PARAMS = ("a_tensor_map", "sfa_tensor_map")
 TENSOR_MAPS_KEY = "tensor_maps"
+# How a kernel sums (ManifestSchema.h key::Sums): "products" for the
+# tensor-core kernel, whose results only the any-order bound can judge.
+SUMS_KEY = "sums"
+PRODUCT_SUMS = "products"
 # ManifestSchema.h kSequenceSuffix: an export directory also holds one
 # sequence file per host function (docs/nvfp4-run.md, "Sequences"), whose
 # name ends in it; no manifest's does.
 SEQUENCE_SUFFIX = ".sequence.json"
 # The fields of a GEMV manifest the signature pins (signatureKeys(Gemv)):
-# these always, TENSOR_MAPS_KEY when either side has it.
+# these always, OPTIONAL_SIGNED_KEYS when either side has them.
 SIGNED_KEYS = ("chip", "op", "l", "m", "k", "n", "scale_format",
                "scale_layout", "output", "vector", "grid", "block",
                "shared_bytes", "params")
+OPTIONAL_SIGNED_KEYS = (TENSOR_MAPS_KEY, SUMS_KEY)
 _IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 
 
@@ -169,7 +174,12 @@ def read_manifest(path):
 
 def unsupported_reason(manifest):
     """Why the package cannot launch the kernel of `manifest`, or None: it
-    launches one vector of packed e2m1 (n = 1, vector e2m1) only."""
+    launches one vector of packed e2m1 (n = 1, vector e2m1) only, summed
+    as exact unit dots (its check is a fixed tolerance)."""
+    if manifest.fields.get(SUMS_KEY) == PRODUCT_SUMS:
+        return (f"{manifest.kernel} sums products on the tensor cores, "
+                f"which only the any-order bound checks (docs/numerics.md); "
+                f"run it with nvfp4-run")
     if manifest.n == 1 and manifest.vector == SCALED_VECTOR:
         return None
     return (f"{manifest.kernel} takes {manifest.n} {manifest.vector} "
@@ -216,13 +226,14 @@ def read_ptx(manifest):
     if not isinstance(signature, dict):
         raise ManifestError(f"{manifest.ptx_path} has no signature of "
                             f"{manifest.kernel}")
-    if (TENSOR_MAPS_KEY in signature) != (TENSOR_MAPS_KEY in manifest.fields):
-        raise ManifestError(
-            f"{manifest.path}: manifest does not match the PTX: only one of "
-            f"the manifest and the signature of {manifest.kernel} has "
-            f"\"{TENSOR_MAPS_KEY}\"")
-    for key in SIGNED_KEYS + ((TENSOR_MAPS_KEY,) if TENSOR_MAPS_KEY in
-                              signature else ()):
+    for key in OPTIONAL_SIGNED_KEYS:
+        if (key in signature) != (key in manifest.fields):
+            raise ManifestError(
+                f"{manifest.path}: manifest does not match the PTX: only one "
+                f"of the manifest and the signature of {manifest.kernel} has "
+                f"\"{key}\"")
+    for key in SIGNED_KEYS + tuple(k for k in OPTIONAL_SIGNED_KEYS
+                                   if k in signature):
         if key not in signature:
             raise ManifestError(f"the signature of {manifest.kernel} lacks "
                                 f"\"{key}\"")

@@ -9,7 +9,7 @@ from nvfp4 import GemvSpec, ManifestError
 from nvfp4.compiler import export
 from nvfp4.manifest import (MANIFEST_VERSION, SIGNED_KEYS,
                             embedded_signature, is_manifest_file,
-                            read_manifest, read_ptx)
+                            read_manifest, read_ptx, unsupported_reason)
 
 SPEC = GemvSpec(130, 1056, 3, "mxfp4", "blocked128x4", "bf16")
 
@@ -203,6 +203,16 @@ def test_signed_tensor_maps(copy):
     with pytest.raises(ManifestError, match="only one of the manifest and "
                        "the signature of .* has \"tensor_maps\""):
         read_ptx(manifest)
+
+
+def test_product_sums_are_refused(copy):
+    """A tensor-core kernel (decode=mma) sums products: the package, whose
+    check is a fixed tolerance, names nvfp4-run instead of running it."""
+    path, fields = copy
+    fields["sums"] = "products"
+    write(path, fields)
+    reason = unsupported_reason(read_manifest(path))
+    assert reason and "nvfp4-run" in reason and "tensor cores" in reason
 
 
 def test_signature_bytes():
