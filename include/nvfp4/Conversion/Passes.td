@@ -76,7 +76,7 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
     `nvgpu.mma.sync` m16n8k16 with f32 accumulators, up to 8 vectors a
     warp-wide MMA (two for 16). `split-k` warps of a CTA share a row's K;
     `lanes-per-row` (4) and `bytes-per-load` (16) are fixed; the shared-
-    memory options and `cta-split-k` do not apply.
+    memory options, `prefetch` and `cta-split-k` do not apply.
     Every option left at 0 is chosen per shape and chip by the cost model
     of docs/design.md (constants measured on the H200, docs/benchmarks.md).
   }];

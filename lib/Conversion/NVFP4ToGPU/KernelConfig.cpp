@@ -234,6 +234,10 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
     return op.emitOpError() << "max-registers must be 0 or in [24, 255], got "
                             << cfg.maxRegisters;
   cfg.pdl = options.pdl;
+  // The kernel issues a step's loads and decodes them in turn: carrying the
+  // next step's loads through the loop (96 registers instead of 74) was
+  // slower on four of the five problem shapes (docs/benchmarks.md).
+  cfg.prefetch = false;
   cfg.asyncCopyStages = 0;
   cfg.tma = cfg.vectorInShared = cfg.interleaveRows = false;
   if (failed(checkGrid(op, cfg)))
