@@ -62,15 +62,22 @@ void expectLegal(const GemvShape &shape, const GemvGeometry &g) {
   expectSlicesCover(rowBytes, g);
 }
 
+/// M log-uniform in 1..32768, K a multiple of 16 log-uniform up to about
+/// 32768, L in 1..8.
+GemvShape randomShape(std::mt19937_64 &rng) {
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  int64_t m = std::max<int64_t>(1, int64_t(std::exp(unit(rng) * 10.4)));
+  int64_t k = 16 * std::max<int64_t>(1, int64_t(std::exp(unit(rng) * 7.6)));
+  int64_t l = 1 + int64_t(unit(rng) * 8);
+  return {m, k, l, 16};
+}
+
 TEST(GemvCostModel, EveryRandomShapeGetsALegalGeometry) {
   unsigned seed = 20261130;
   std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
   for (int i = 0; i < 2000; ++i) {
-    int64_t m = std::max<int64_t>(1, int64_t(std::exp(unit(rng) * 10.4)));
-    int64_t k = 16 * std::max<int64_t>(1, int64_t(std::exp(unit(rng) * 7.6)));
-    int64_t l = 1 + int64_t(unit(rng) * 8);
-    GemvShape shape{m, k, l, 16};
+    GemvShape shape = randomShape(rng);
+    int64_t m = shape.m, k = shape.k, l = shape.l;
     expectLegal(shape, chooseGemvGeometry(shape, h200(), {}));
     if (k % 32 == 0) {
       GemvShape mx{m, k, l, 32};
@@ -162,13 +169,9 @@ void expectLegalMma(const GemvShape &shape, const GemvGeometry &g) {
 TEST(GemvCostModel, EveryRandomShapeGetsALegalMmaGeometry) {
   unsigned seed = 20261201;
   std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
   for (int i = 0; i < 2000; ++i) {
-    int64_t m = std::max<int64_t>(1, int64_t(std::exp(unit(rng) * 10.4)));
-    int64_t k = 16 * std::max<int64_t>(1, int64_t(std::exp(unit(rng) * 7.6)));
-    int64_t l = 1 + int64_t(unit(rng) * 8);
-    int64_t n = 1 + int64_t(unit(rng) * 16);
-    GemvShape shape{m, k, l, 16};
+    GemvShape shape = randomShape(rng);
+    int64_t n = 1 + int64_t(rng() % 16);
     expectLegalMma(shape, chooseMmaGeometry(shape, h200(), n, {}));
   }
   SUCCEED() << "seed " << seed;

@@ -62,7 +62,9 @@ std::string mmaUnsupported(GemvOp op) {
 }
 
 /// Whether the options leave room for the tensor-core kernel: none of
-/// them asks for what only the CUDA-core kernel does.
+/// them asks for what only the CUDA-core kernel does, and no CTA shape or
+/// K split is given (they were chosen for the CUDA-core kernel's geometry;
+/// decode=mma takes them for its own).
 bool optionsFitMma(const ConvertNVFP4ToGPUOptions &o) {
   auto oneOf = [](int64_t v, std::initializer_list<int64_t> allowed) {
     return llvm::is_contained(allowed, v);
@@ -70,8 +72,8 @@ bool optionsFitMma(const ConvertNVFP4ToGPUOptions &o) {
   return oneOf(o.lanesPerRow, {0, ::nvfp4::cost::kMmaLanesPerRow}) &&
          oneOf(o.bytesPerLoad, {0, ::nvfp4::cost::kMmaBytesPerLoad}) &&
          oneOf(o.ctaSplitK, {0, 1}) && oneOf(o.rowsPerThread, {0, 2, 4, 8}) &&
-         o.loadsInFlight <= 4 && !o.vectorInShared && !o.asyncCopyStages &&
-         !o.tma;
+         o.loadsInFlight <= 4 && !o.rowsPerBlock && !o.splitK &&
+         !o.vectorInShared && !o.asyncCopyStages && !o.tma;
 }
 
 FailureOr<DecodeMethod> resolveDecode(GemvOp op,

@@ -9,7 +9,9 @@
 // RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="decode=mma rows-per-block=48 rows-per-thread=4" 2>&1 | FileCheck %s --check-prefix=BLOCK
 // RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="decode=mma rows-per-block=1024 split-k=2" 2>&1 | FileCheck %s --check-prefix=WARPS
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="cta-split-k=2" | FileCheck %s --check-prefix=KEEP
-// LANES: mma-options.mlir:[[@LINE+13]]:3: error: 'nvfp4.gemv' op decode=mma takes lanes-per-row = 4 (the MMA fragment's layout), got 8
+// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="split-k=2" | FileCheck %s --check-prefix=KEEPSPLIT
+// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="decode=mma split-k=2" | FileCheck %s --check-prefix=MMASPLIT
+// LANES: mma-options.mlir:[[@LINE+17]]:3: error: 'nvfp4.gemv' op decode=mma takes lanes-per-row = 4 (the MMA fragment's layout), got 8
 // BYTES: error: 'nvfp4.gemv' op decode=mma takes bytes-per-load = 16 (the MMA fragment's layout), got 8
 // CTA: error: 'nvfp4.gemv' op decode=mma takes cta-split-k = 1 (the MMA fragment's layout), got 2
 // ROWS: error: 'nvfp4.gemv' op decode=mma takes rows-per-thread = 2, 4 or 8 (two rows of each 16-row tile), got 3
@@ -19,6 +21,10 @@
 // WARPS: error: 'nvfp4.gemv' op decode=mma: rows-per-block / (8 x rows-per-thread) warps x split-k = 128 warps; a CTA holds at most 32
 // KEEP: cta_split_k = 2
 // KEEP-SAME: decode = "dp4a"
+// KEEPSPLIT: decode = "dp4a"
+// KEEPSPLIT-SAME: split_k = 2
+// MMASPLIT: decode = "mma"
+// MMASPLIT-SAME: split_k = 2
 func.func @n4(%a: memref<1x256x1024xi8>, %sfa: memref<1x256x128xf8E4M3FN>,
     %b: memref<1x4x1024xi8>, %sfb: memref<1x4x128xf8E4M3FN>,
     %c: memref<1x4x256xf16>) {
