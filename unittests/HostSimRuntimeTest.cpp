@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/Runtime/HostSimABI.h"
+#include "nvfp4/Support/Formats.h"
 
 #include <gtest/gtest.h>
 
@@ -153,6 +154,74 @@ TEST_F(RuntimeTest, ShuffleWithExitedLaneIsAnError) {
   nvfp4sim_launch(exitedLaneKernel, nullptr, 1, 1, 1, 32, 1, 1, 0);
   ASSERT_NE(nvfp4sim_error(), nullptr);
   EXPECT_NE(std::strstr(nvfp4sim_error(), "exited"), nullptr);
+}
+
+/// A[m][k] = m - k and B[k][n] = (k + 1) * (n - 3), small integers (exact
+/// in f16), with C = 1000 + m * 8 + n, so every D[m][n] is known.
+double mmaA(int m, int k) { return m - k; }
+double mmaB(int k, int n) { return (k + 1) * (n - 3); }
+float mmaC(int m, int n) { return 1000.0f + m * 8 + n; }
+
+uint32_t f16Pair(double lo, double hi) {
+  return nvfp4::formats::encodeF16(static_cast<float>(lo)) |
+         static_cast<uint32_t>(
+             nvfp4::formats::encodeF16(static_cast<float>(hi)))
+             << 16;
+}
+
+int32_t floatBits(float f) {
+  int32_t bits;
+  std::memcpy(&bits, &f, 4);
+  return bits;
+}
+
+struct MmaOut {
+  float d[32][4];
+};
+
+/// Each lane passes its fragments of m16n8k16 as the PTX ISA lays them
+/// out (lane (g, t): A rows g, g + 8 at K 2t, 2t + 1 and 2t + 8, 2t + 9; B
+/// column g at the same K; C rows g, g + 8 at columns 2t, 2t + 1).
+void mmaKernel(void *arg) {
+  auto *out = static_cast<MmaOut *>(arg);
+  int lane = nvfp4sim_sreg(NVFP4SIM_LANEID), g = lane / 4, k = 2 * (lane % 4);
+  auto a = [&](int m, int kk) { return f16Pair(mmaA(m, kk), mmaA(m, kk + 1)); };
+  auto b = [&](int kk) { return f16Pair(mmaB(kk, g), mmaB(kk + 1, g)); };
+  nvfp4sim_mma_f16(a(g, k), a(g + 8, k), a(g, k + 8), a(g + 8, k + 8), b(k),
+                   b(k + 8), floatBits(mmaC(g, k)), floatBits(mmaC(g, k + 1)),
+                   floatBits(mmaC(g + 8, k)), floatBits(mmaC(g + 8, k + 1)));
+  for (int i = 0; i < 4; ++i) {
+    int32_t bits = nvfp4sim_mma_result(i);
+    std::memcpy(&out->d[lane][i], &bits, 4);
+  }
+}
+
+TEST_F(RuntimeTest, MmaM16N8K16FollowsTheFragmentLayout) {
+  MmaOut out{};
+  nvfp4sim_launch(mmaKernel, &out, 1, 1, 1, 32, 1, 1, 0);
+  ASSERT_EQ(nvfp4sim_error(), nullptr);
+  for (int lane = 0; lane < 32; ++lane)
+    for (int i = 0; i < 4; ++i) {
+      int m = lane / 4 + 8 * (i / 2), n = 2 * (lane % 4) + i % 2;
+      double d = mmaC(m, n);
+      for (int k = 0; k < 16; ++k)
+        d += mmaA(m, k) * mmaB(k, n);
+      EXPECT_EQ(out.d[lane][i], static_cast<float>(d))
+          << "lane " << lane << " result " << i;
+    }
+}
+
+void mmaExitedLaneKernel(void *) {
+  if (nvfp4sim_sreg(NVFP4SIM_LANEID) == 7)
+    return;
+  nvfp4sim_mma_f16(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+}
+
+TEST_F(RuntimeTest, MmaWithExitedLaneIsAnError) {
+  nvfp4sim_launch(mmaExitedLaneKernel, nullptr, 1, 1, 1, 32, 1, 1, 0);
+  ASSERT_NE(nvfp4sim_error(), nullptr);
+  EXPECT_NE(std::strstr(nvfp4sim_error(), "mma.sync needs every lane"),
+            nullptr);
 }
 
 } // namespace

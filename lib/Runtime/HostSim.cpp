@@ -357,16 +357,17 @@ private:
   }
 
   bool deadlock() {
-    int barrier = 0, shuffle = 0;
+    int barrier = 0, shuffle = 0, mma = 0;
     for (Thread &t : l.threads) {
       barrier += t.state == State::AtBarrier;
       shuffle += t.state == State::AtShuffle;
+      mma += t.state == State::AtMma;
     }
-    char text[160];
+    char text[192];
     std::snprintf(text, sizeof(text),
                   "CTA (%d,%d,%d) deadlocked: %d threads wait at a barrier, "
-                  "%d at a shuffle",
-                  l.ctaid[0], l.ctaid[1], l.ctaid[2], barrier, shuffle);
+                  "%d at a shuffle, %d at an mma.sync",
+                  l.ctaid[0], l.ctaid[1], l.ctaid[2], barrier, shuffle, mma);
     fail(text);
     return false;
   }

@@ -319,9 +319,6 @@ struct ConvertX2Lowering : public OpRewritePattern<ConvertOp> {
   }
 };
 
-/// Inline PTX of global loads: `ld.global[.nc][.L1::*][.L2::*][.v2|.v4].u32
-/// {$0, ...}, [$N];` is a plain load of N words (the cache qualifiers only
-/// change where the bytes are cached).
 /// mma.sync m16n8k16, f16 operands, f32 accumulators (row-major A,
 /// column-major B): the warp collective nvfp4sim_mma_f16, then one call
 /// per result. Other shapes and types have no pattern.
@@ -364,6 +361,9 @@ struct MmaLowering : public OpRewritePattern<NVVM::MmaOp> {
   }
 };
 
+/// Inline PTX of global loads: `ld.global[.nc][.L1::*][.L2::*][.v2|.v4].u32
+/// {$0, ...}, [$N];` is a plain load of N words (the cache qualifiers only
+/// change where the bytes are cached).
 struct GlobalLoadAsmLowering : public OpRewritePattern<LLVM::InlineAsmOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(LLVM::InlineAsmOp op,
