@@ -101,6 +101,14 @@ SmallVector<Value> mlir::nvfp4::loadWords(OpBuilder &b, Location loc,
   return words;
 }
 
+bool mlir::nvfp4::chunkScalesAdjacent(GemvOp op, int64_t bytesPerLoad) {
+  if (op.getFormat() != ScaleFormat::NVFP4 || bytesPerLoad != 16)
+    return false;
+  int64_t cols =
+      op.getA().getType().getDimSize(2) * 2 / getBlockSize(op.getFormat());
+  return op.getLayout() == ScaleLayout::Blocked128x4 || cols % 2 == 0;
+}
+
 namespace {
 
 struct KernelBuilder {
@@ -162,12 +170,7 @@ struct KernelBuilder {
   /// Two NVFP4 scales of one 16-byte load are adjacent in both layouts (the
   /// column is even, and a 4-column group of the blocked layout holds both):
   /// they can be loaded as one 16-bit word and converted together.
-  bool pairedScales() {
-    if (format() != ScaleFormat::NVFP4 || cfg.bytesPerLoad != 16)
-      return false;
-    int64_t cols = rowBytes() * 2 / getBlockSize(format());
-    return op.getLayout() == ScaleLayout::Blocked128x4 || cols % 2 == 0;
-  }
+  bool pairedScales() { return chunkScalesAdjacent(op, cfg.bytesPerLoad); }
 
   /// The two f32 values of two adjacent e4m3 scales (`bytes`: vector<2xi8>,
   /// element 0 first). cvt.rn.f16x2.e4m3x2 (sm_89 and later) is exact, NaN

@@ -15,6 +15,11 @@ namespace mlir::nvfp4 {
 SmallVector<Value> loadWords(OpBuilder &b, Location loc, Value memref,
                              ValueRange indices, int64_t bytes, bool streaming);
 
+/// Whether the two NVFP4 scales of a row's 16-byte load at an even column
+/// are adjacent in memory (one 16-bit load): in the blocked layout (a
+/// 4-column group holds both) or with an even number of linear columns.
+bool chunkScalesAdjacent(GemvOp op, int64_t bytesPerLoad);
+
 /// Fills the empty body of `kernel`, whose arguments are (a, sfa, b, sfb, c
 /// [, alpha]) with the types of `op`'s operands, with the GEMV of `op`.
 void buildGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel, GemvOp op,

@@ -73,13 +73,6 @@ struct MmaBuilder {
   int64_t tiles() { return cfg.rowsPerThread / 2; }
   int64_t halves() { return vectors() > kMmaVectors ? 2 : 1; }
   bool packed() { return op.hasPackedB(); }
-  // NVFP4: one scale column per 8 bytes of a row.
-  int64_t scaleCols() { return rowBytes() / 8; }
-  // The two scales of a 16-byte chunk are adjacent in memory: the column
-  // is even, and a blocked atom's 4-column group holds both.
-  bool pairedScales() {
-    return op.getLayout() == ScaleLayout::Blocked128x4 || scaleCols() % 2 == 0;
-  }
 
   Type f16x2() { return VectorType::get({2}, b.getF16Type()); }
   Type accType() { return VectorType::get({2, 2}, b.getF32Type()); }
@@ -177,11 +170,15 @@ struct MmaBuilder {
     bool whole;
   };
 
+  /// Row offset of this lane's 16 bytes at step `step`.
+  IV chunkByte(Value step) {
+    return (IV(b, loc, step) * cost::kMmaLanesPerRow + IV(b, loc, quadLane)) *
+           cost::kMmaBytesPerLoad;
+  }
+
   Chunk wholeChunk(Value step) {
     Chunk ch;
-    IV byte =
-        (IV(b, loc, step) * cost::kMmaLanesPerRow + IV(b, loc, quadLane)) *
-        cost::kMmaBytesPerLoad;
+    IV byte = chunkByte(step);
     ch.bytes[0] = byte;
     ch.bytes[1] = byte + 8;
     ch.cols[0] = byte / 8;
@@ -195,9 +192,7 @@ struct MmaBuilder {
   /// bytes (valid memory) and count as zero.
   Chunk tailChunk() {
     Chunk ch;
-    IV byte = (IV(b, loc, idx(slicing.fullSteps)) * cost::kMmaLanesPerRow +
-               IV(b, loc, quadLane)) *
-              cost::kMmaBytesPerLoad;
+    IV byte = chunkByte(idx(slicing.fullSteps));
     for (int64_t h = 0; h < 2; ++h) {
       IV half = byte + 8 * h;
       ch.valid[h] = vult(half, rowBytes() - 7);
@@ -242,7 +237,7 @@ struct MmaBuilder {
   StepLoads loadStep(const Chunk &ch) {
     StepLoads s;
     s.chunk = ch;
-    bool paired = ch.whole && pairedScales();
+    bool paired = ch.whole && chunkScalesAdjacent(op, cost::kMmaBytesPerLoad);
     for (Value row : rows) {
       s.aWords.push_back(loadCodes(a, {batch, row}, ch, cfg.cacheHints));
       s.aScales.push_back(loadScaleBytes(sfa, false, row, ch.cols, paired));
