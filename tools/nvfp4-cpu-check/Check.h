@@ -79,6 +79,10 @@ void checkDequantize(Stats &stats, std::mt19937_64 &rng,
                      bool withGs, ref::ElementType out, int64_t rows, int64_t k,
                      int64_t l);
 
+/// dequantize with a global scale, every code and scale byte, for global
+/// scales across the f32 range (both division routes).
+void checkDequantizeGlobalScales(Stats &stats, std::mt19937_64 &rng);
+
 /// The quantizers' e2m1 encoding of every f32 near a grid value or midpoint
 /// equals formats::encodeE2M1 (EncodeCheck.cpp).
 void checkE2M1Encoder(Stats &stats, std::mt19937_64 &rng);

@@ -2,9 +2,11 @@
 
 #include "Check.h"
 #include "Kernels.h"
+#include "nvfp4/Support/Formats.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 using namespace nvfp4;
 using namespace nvfp4::cpucheck;
@@ -153,6 +155,68 @@ void nvfp4::cpucheck::checkDequantize(Stats &stats, std::mt19937_64 &rng,
                   ref::readOutput(out, y.data(), i), want[i]);
   }
   stats.report(cmp.ok(), what, detail);
+}
+
+/// dequantize with a global scale over every (code, scale byte) pair, for
+/// global scales across the whole f32 range: the quotients that take the
+/// f32 residual route and those near under- or overflow that take the f64
+/// one must all round once, as ref::dequantize does.
+void nvfp4::cpucheck::checkDequantizeGlobalScales(Stats &stats,
+                                                  std::mt19937_64 &rng) {
+  // Row r: scale byte r, codes 0..15.
+  const int64_t rows = 256, k = 16;
+  std::vector<uint8_t> data(rows * k / 2), scales(rows);
+  for (int64_t r = 0; r < rows; ++r) {
+    scales[r] = static_cast<uint8_t>(r);
+    for (int64_t j = 0; j < k / 2; ++j)
+      data[r * k / 2 + j] = static_cast<uint8_t>(2 * j | (2 * j + 1) << 4);
+  }
+  std::vector<float> globalScales = {
+      0x1p-149f, 0x1p-126f, 0x1.8p-120f,  0x1p-100f, 3e-30f,
+      0.45692527f, 1.0f,    -2.5f,        0x1p100f,  3e30f,
+      0x1p120f,  0x1.fffffep127f, 0.0f,  -0.0f,     INFINITY,
+      -INFINITY, NAN};
+  std::uniform_int_distribution<uint32_t> anyBits;
+  for (int i = 0; i < 48; ++i) {
+    uint32_t bits = anyBits(rng);
+    float gs;
+    std::memcpy(&gs, &bits, sizeof gs);
+    if (std::isfinite(gs))
+      globalScales.push_back(gs);
+  }
+  // Near ties: x / gs close to a midpoint of the output's grid, which an
+  // f32 quotient rounded to nearest would turn into a tie.
+  std::uniform_int_distribution<int> code(1, 7), scale(1, 0x7E), exp(-8, 8);
+  for (int bits : {11, 8})
+    for (int i = 0; i < 24; ++i) {
+      double x = formats::decodeE2M1(static_cast<uint8_t>(code(rng))) *
+                 formats::decodeE4M3FN(static_cast<uint8_t>(scale(rng)));
+      int64_t odd = 2 * int64_t(anyBits(rng) % (1u << (bits - 1))) + 1;
+      double midpoint = std::ldexp(double((1 << bits) + odd), exp(rng) - bits);
+      globalScales.push_back(static_cast<float>(x / midpoint));
+    }
+  for (ElementType out : {ElementType::F16, ElementType::BF16})
+    for (float gs : globalScales) {
+      std::vector<uint8_t> y =
+          runDequantize(ScaleFormat::NVFP4, ScaleLayout::Linear, true, out,
+                        data, scales, gs, rows, k, 1);
+      stats.damage(y, ref::elementBytes(out));
+      std::vector<double> want =
+          ref::dequantize(ScaleFormat::NVFP4, ScaleLayout::Linear, data.data(),
+                          scales.data(), gs, rows, k, 1);
+      ref::Comparison cmp = ref::compare(out, y.data(), want, 0.0, 0.0);
+      std::string detail = "correctly rounded";
+      if (!cmp.ok()) {
+        int64_t i = std::max<int64_t>(cmp.firstMismatch, 0);
+        detail = strf("element %lld is %.9g, reference %.17g", (long long)i,
+                      ref::readOutput(out, y.data(), i), want[i]);
+      }
+      stats.report(cmp.ok(),
+                   strf("dequantize nvfp4 gs=%a linear %-4s, every code and "
+                        "scale",
+                        gs, name(out)),
+                   detail);
+    }
 }
 
 /// quantize(dequantize(q)) == q when q is representable: every block holds

@@ -205,6 +205,7 @@ int main(int argc, char **argv) {
                {ElementType::F16, ElementType::BF16, ElementType::F32})
             checkDequantize(stats, rng, f, lay, withGs, t, s.rows, s.k, s.l);
       }
+  checkDequantizeGlobalScales(stats, rng);
 
   // convert_scale_layout: sfa and sfb shapes of the test shapes.
   struct CShape {

@@ -5,6 +5,8 @@
 #include "nvfp4/Conversion/Common/ScalarOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::nvfp4;
@@ -59,36 +61,75 @@ Value mlir::nvfp4::buildQuantizeValue(OpBuilder &b, Location loc,
 
 namespace {
 
-/// x / gs (both f32) as an f32 that rounds to `outType` exactly as the
-/// exact quotient does. For f32 output that is the f32 division. For f16
-/// and bf16 the quotient is formed in f64 (x is exact there, so the only
-/// error is the f64 rounding, far below half an f32 ulp) and narrowed to
-/// f32 rounding to odd: an inexact result gets an odd last bit, so the
-/// later rounding to 11 or 8 bits cannot meet a false tie (f32 has more
-/// than p + 2 bits for either).
-Value buildDivideOnce(OpBuilder &b, Location loc, Value x, Value gs,
-                      Type outType) {
-  if (outType.isF32())
-    return arith::DivFOp::create(b, loc, x, gs);
+/// `bits` (an f32's) moved one ulp towards the exact value when the f32
+/// they hold is inexact with an even last bit (the neighbour on the other
+/// side is odd): round to odd. `above` says the f32 exceeds the exact
+/// value; the bits hold sign and magnitude, so the magnitude steps down
+/// when the value is above a positive or below a negative exact value.
+Value buildRoundToOdd(ScalarOps &o, Value bits, Value inexact, Value above) {
+  Value even = o.cmp(arith::CmpIPredicate::eq, o.andi(bits, 1), o.i32(0));
+  Value negative = o.cmp(arith::CmpIPredicate::slt, bits, o.i32(0));
+  Value magnitudeDown = arith::XOrIOp::create(o.b, o.loc, above, negative);
+  Value odd = o.add(bits, o.select(magnitudeDown, o.i32(-1), o.i32(1)));
+  Value fix = arith::AndIOp::create(o.b, o.loc, inexact, even);
+  return o.select(fix, odd, bits);
+}
+
+/// x / gs narrowed to f32 rounding to odd, through f64: x is exact there, so
+/// the only other error is the f64 rounding, far below half an f32 ulp.
+Value buildDivideToOddInF64(OpBuilder &b, Location loc, Value x, Value gs) {
   ScalarOps o{b, loc};
   Type f64 = b.getF64Type();
   Value q = arith::DivFOp::create(b, loc, arith::ExtFOp::create(b, loc, f64, x),
                                   arith::ExtFOp::create(b, loc, f64, gs));
   Value nearest = arith::TruncFOp::create(b, loc, b.getF32Type(), q);
   Value back = arith::ExtFOp::create(b, loc, f64, nearest);
-  Value bits = o.asI32(nearest);
-  // Inexact with an even last bit: step one ulp towards q (the neighbour
-  // on the other side of q is odd). The bits hold sign and magnitude, so
-  // the magnitude steps down when |nearest| > |q|.
-  Value inexact = o.cmpf(arith::CmpFPredicate::ONE, back, q);
-  Value even = o.cmp(arith::CmpIPredicate::eq, o.andi(bits, 1), o.i32(0));
-  Value above = o.cmpf(arith::CmpFPredicate::OGT, back, q);
-  Value negative = o.cmp(arith::CmpIPredicate::slt, bits, o.i32(0));
-  Value magnitudeDown = arith::XOrIOp::create(b, loc, above, negative);
-  Value step = o.select(magnitudeDown, o.i32(-1), o.i32(1));
-  Value odd = o.add(bits, step);
-  Value fix = arith::AndIOp::create(b, loc, inexact, even);
-  return o.asF32(o.select(fix, odd, bits));
+  return o.asF32(buildRoundToOdd(
+      o, o.asI32(nearest), o.cmpf(arith::CmpFPredicate::ONE, back, q),
+      o.cmpf(arith::CmpFPredicate::OGT, back, q)));
+}
+
+/// x / gs (both f32) as an f32 that rounds to `outType` exactly as the
+/// exact quotient does. For f32 output that is the f32 division. For f16
+/// and bf16 it is the quotient rounded to odd (an inexact result gets an
+/// odd last bit, so the later rounding to 11 or 8 bits cannot meet a false
+/// tie: f32 has more than p + 2 bits for either). The f32 division's
+/// residual x - q * gs is exact (one fma) while q is normal and far from
+/// overflow, and its sign says on which side of q the exact quotient lies;
+/// zero x is exact too. Other quotients (under- or overflowing ones, a zero
+/// or non-finite gs) take the f64 route, a branch that data within the
+/// formats' range never takes: f64 division is several times slower than
+/// the memory rate on GPUs with few f64 units.
+Value buildDivideOnce(OpBuilder &b, Location loc, Value x, Value gs,
+                      Type outType) {
+  Value q = arith::DivFOp::create(b, loc, x, gs);
+  if (outType.isF32())
+    return q;
+  ScalarOps o{b, loc};
+  Value absQ = o.asF32(o.andi(o.asI32(q), 0x7FFFFFFF));
+  Value inRange = arith::AndIOp::create(
+      b, loc, o.cmpf(arith::CmpFPredicate::OGE, absQ, o.f32(0x1p-100f)),
+      o.cmpf(arith::CmpFPredicate::OLT, absQ, o.f32(0x1p100f)));
+  Value fast = arith::OrIOp::create(
+      b, loc, inRange, o.cmpf(arith::CmpFPredicate::OEQ, x, o.f32(0.0f)));
+  auto ifFast = scf::IfOp::create(b, loc, TypeRange{b.getF32Type()}, fast,
+                                  /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifFast.thenBlock());
+    Value negQ = arith::NegFOp::create(b, loc, q);
+    Value residual = LLVM::FMAOp::create(b, loc, negQ, gs, x);
+    // q exceeds x / gs when the residual and gs have opposite signs.
+    Value above = arith::XOrIOp::create(
+        b, loc, o.cmpf(arith::CmpFPredicate::OLT, residual, o.f32(0.0f)),
+        o.cmpf(arith::CmpFPredicate::OLT, gs, o.f32(0.0f)));
+    Value inexact = o.cmpf(arith::CmpFPredicate::ONE, residual, o.f32(0.0f));
+    scf::YieldOp::create(
+        b, loc, o.asF32(buildRoundToOdd(o, o.asI32(q), inexact, above)));
+    b.setInsertionPointToStart(ifFast.elseBlock());
+    scf::YieldOp::create(b, loc, buildDivideToOddInF64(b, loc, x, gs));
+  }
+  return ifFast.getResult(0);
 }
 
 } // namespace

@@ -314,21 +314,30 @@ func.func @quantize_mxfp4_blocked(%x: memref<?x?x?xbf16>, %q: memref<?x?x?xi8>,
 // CHECK-NEXT:          memref.load %[[S]][%[[IL]], %[[IR]], %[[KB]]] : memref<1x4x2xf8E4M3FN>
 // CHECK:               %[[SC:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
 // CHECK-NEXT:          memref.load %[[Q]][%[[IL]], %[[IR]], %[[J]]] : memref<1x4x16xi8>
-// The quotient is formed in f64 and narrowed to f32 rounding to odd, so that
-// the one rounding to bf16 is correct (docs/numerics.md section 6).
+// The f32 quotient is narrowed to round to odd by the sign of its exact
+// residual (an fma), so that the one rounding to bf16 is correct
+// (docs/numerics.md section 6); quotients near under- or overflow go
+// through f64 instead.
 // CHECK:               %[[P0:.*]] = arith.mulf %{{.*}}, %[[SC]] : f32
-// CHECK-NEXT:          %[[P0W:.*]] = arith.extf %[[P0]] : f32 to f64
-// CHECK-NEXT:          %[[GSW:.*]] = arith.extf %[[GSV]] : f32 to f64
-// CHECK-NEXT:          %[[Q0:.*]] = arith.divf %[[P0W]], %[[GSW]] : f64
-// CHECK-NEXT:          arith.truncf %[[Q0]] : f64 to f32
-// CHECK:               %[[D0:.*]] = arith.bitcast %{{.*}} : i32 to f32
-// CHECK-NEXT:          %[[T0:.*]] = arith.truncf %[[D0]] : f32 to bf16
+// CHECK-NEXT:          %[[Q0:.*]] = arith.divf %[[P0]], %[[GSV]] : f32
+// CHECK:               %[[R0:.*]] = scf.if %{{.*}} -> (f32) {
+// CHECK-NEXT:            %[[NQ0:.*]] = arith.negf %[[Q0]] : f32
+// CHECK-NEXT:            llvm.intr.fma(%[[NQ0]], %[[GSV]], %[[P0]]) : (f32, f32, f32) -> f32
+// CHECK:               } else {
+// CHECK-NEXT:            %[[P0W:.*]] = arith.extf %[[P0]] : f32 to f64
+// CHECK-NEXT:            %[[GSW:.*]] = arith.extf %[[GSV]] : f32 to f64
+// CHECK-NEXT:            %[[Q0W:.*]] = arith.divf %[[P0W]], %[[GSW]] : f64
+// CHECK-NEXT:            arith.truncf %[[Q0W]] : f64 to f32
+// CHECK:               }
+// CHECK-NEXT:          %[[T0:.*]] = arith.truncf %[[R0]] : f32 to bf16
 // CHECK-NEXT:          memref.store %[[T0]], %[[Y]][%[[IL]], %[[IR]], %[[K]]] : memref<1x4x32xbf16>
 // CHECK:               %[[K1:.*]] = arith.addi %[[K]], %c1{{(_[0-9]+)?}} : index
 // CHECK-NEXT:          %[[P1:.*]] = arith.mulf %{{.*}}, %[[SC]] : f32
-// CHECK-NEXT:          %[[P1W:.*]] = arith.extf %[[P1]] : f32 to f64
-// CHECK:               %[[D1:.*]] = arith.bitcast %{{.*}} : i32 to f32
-// CHECK-NEXT:          %[[T1:.*]] = arith.truncf %[[D1]] : f32 to bf16
+// CHECK-NEXT:          arith.divf %[[P1]], %[[GSV]] : f32
+// CHECK:               %[[R1:.*]] = scf.if %{{.*}} -> (f32) {
+// CHECK:               } else {
+// CHECK:               }
+// CHECK-NEXT:          %[[T1:.*]] = arith.truncf %[[R1]] : f32 to bf16
 // CHECK-NEXT:          memref.store %[[T1]], %[[Y]][%[[IL]], %[[IR]], %[[K1]]] : memref<1x4x32xbf16>
 // CHECK-NOT:     nvfp4.
 // CHECK:         return
