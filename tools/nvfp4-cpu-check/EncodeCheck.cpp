@@ -1,9 +1,9 @@
 //===- EncodeCheck.cpp - nvfp4-cpu-check: the compiled e2m1 encoder -------===//
 //
-// The quantizers' e2m1 encoder (buildEncodeE2M1) rounds by a magic-number
-// addition rather than by comparisons, so its ties and saturation are
-// checked against formats::encodeE2M1 element by element, where a mistake
-// would hide: every f32 within 4096 ulps of each grid value and each
+// The quantizers' e2m1 encoder (buildQuantizeMagnitudes and the sign
+// nibbles) rounds by a magic-number addition rather than by comparisons, so
+// its ties and saturation are checked against formats::encodeE2M1 element
+// by element, where a mistake would hide: every f32 within 4096 ulps of each grid value and each
 // midpoint, and random values of the whole [-6, 6] range. A block whose
 // first element is 6 has scale 1 and inv 1, so the kernel encodes the
 // other fifteen values unchanged.

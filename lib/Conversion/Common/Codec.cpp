@@ -78,38 +78,6 @@ Value mlir::nvfp4::buildDecodeScale(OpBuilder &b, Location loc, Value bits,
   return o.select(isNaN, nan, signed_);
 }
 
-Value mlir::nvfp4::buildEncodeE2M1Bits(OpBuilder &b, Location loc, Value x) {
-  // Round |x| (NaN taken as 0, saturated at 6) to the e2m1 grid of its
-  // binade by adding M = 1.5 * 2^23 * step, whose ulp is the grid step
-  // (0.5 below 2, 1 in [2, 4), 2 from 4): the f32 addition rounds to
-  // nearest even, and the low bits of the sum count steps. With the
-  // clamped exponent field e = max(E(|x|), 127), M's bits are
-  // (e << 23) + 0x0B400000, and the code is steps + 2 (e - 127), plus the
-  // sign: bits(sum) + e (2 - 2^23) + sign - 0x0B400000 - 254, a
-  // multiply-add and a three-way add. About twelve operations where
-  // comparing with the seven midpoints took over twenty; nvfp4-cpu-check
-  // checks it against formats::encodeE2M1 near every midpoint and grid
-  // value.
-  ScalarOps o{b, loc};
-  Value bits = o.asI32(x);
-  Value absX = o.asF32(o.andi(bits, 0x7FFFFFFF));
-  Value notNaN = buildMaxNum(b, loc, absX, o.f32(0.0f));
-  Value clamped = buildMinNum(b, loc, notNaN, o.f32(6.0f));
-  Value field =
-      arith::MaxSIOp::create(b, loc, o.shr(o.asI32(clamped), 23), o.i32(127));
-  Value magic = o.add(o.shl(field, 23), o.i32(0x0B400000));
-  Value sum = arith::AddFOp::create(b, loc, clamped, o.asF32(magic));
-  Value scaledField =
-      arith::MulIOp::create(b, loc, field, o.i32(2 - (int64_t(1) << 23)));
-  Value sign = o.andi(o.shr(bits, 28), 8);
-  return o.add(o.add(o.asI32(sum), scaledField),
-               o.add(sign, o.i32(-(0x0B400000 + 254))));
-}
-
-Value mlir::nvfp4::buildEncodeE2M1(OpBuilder &b, Location loc, Value x) {
-  return ScalarOps{b, loc}.trunc8(buildEncodeE2M1Bits(b, loc, x));
-}
-
 Value mlir::nvfp4::buildEncodeE4M3FN(OpBuilder &b, Location loc, Value x) {
   ScalarOps o{b, loc};
   Value bits = o.andi(o.asI32(x), 0x7FFFFFFF);

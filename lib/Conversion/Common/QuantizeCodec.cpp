@@ -7,6 +7,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::nvfp4;
@@ -18,14 +21,33 @@ Value mlir::nvfp4::buildGlobalScale(OpBuilder &b, Location loc, Value amax) {
   return o.select(isZero, o.f32(1.0f), ratio);
 }
 
+namespace {
+
+/// x / 6 rounded to nearest even for x >= 0 from 2^-125 to the largest
+/// f32: q = x * RN(1/6) corrected once by its exact residual x - 6 q
+/// (checked against the division for every such f32). Below 2^-125 the
+/// quotient may be a subnormal ulp off, which only a value under 2^-10 can
+/// be, and e4m3 encodes every such value as 0, as it does the exact one.
+/// Three f32 operations where a division takes about ten.
+Value buildDivideBySix(OpBuilder &b, Location loc, Value x) {
+  ScalarOps o{b, loc};
+  Value sixth = o.f32(1.0f / 6.0f);
+  Value q = arith::MulFOp::create(b, loc, x, sixth);
+  Value residual = LLVM::FMAOp::create(
+      b, loc, arith::NegFOp::create(b, loc, q), o.f32(6.0f), x);
+  return LLVM::FMAOp::create(b, loc, residual, sixth, q);
+}
+
+} // namespace
+
 BlockQuantizer mlir::nvfp4::buildBlockQuantizer(OpBuilder &b, Location loc,
                                                 ScaleFormat format, Value amax,
                                                 Value gs) {
   ScalarOps o{b, loc};
   BlockQuantizer q;
   if (format == ScaleFormat::NVFP4) {
-    Value target = arith::DivFOp::create(
-        b, loc, arith::MulFOp::create(b, loc, amax, gs), o.f32(6.0f));
+    Value target =
+        buildDivideBySix(b, loc, arith::MulFOp::create(b, loc, amax, gs));
     q.scaleBits = buildEncodeE4M3FN(b, loc, target);
     Value scale = buildDecodeScale(b, loc, q.scaleBits, format);
     q.multiplier = arith::DivFOp::create(b, loc, gs, scale);
@@ -44,19 +66,84 @@ BlockQuantizer mlir::nvfp4::buildBlockQuantizer(OpBuilder &b, Location loc,
   return q;
 }
 
-Value mlir::nvfp4::buildQuantizeBits(OpBuilder &b, Location loc,
-                                     const BlockQuantizer &q, Value x) {
-  return buildEncodeE2M1Bits(b, loc,
-                             arith::MulFOp::create(b, loc, x, q.multiplier));
+Value mlir::nvfp4::buildQuantizeMagnitudes(OpBuilder &b, Location loc,
+                                           const BlockQuantizer &q,
+                                           ArrayRef<Value> xs) {
+  // Round v = min(|x * multiplier|, 6) to the e2m1 grid of its binade by
+  // adding M = 1.5 * 2^23 * step, whose ulp is the grid step (0.5 below 2,
+  // 1 in [2, 4), 2 from 4): the f32 addition rounds to nearest even, and the
+  // low bits of the sum count steps. With the clamped exponent field
+  // e = max(E(v), 127), M's bits are (e << 23) + 0x0B400000 and the code is
+  // steps + 2 (e - 127): bits(sum) + e (2 - 2^23) - 0x0B400000 - 254.
+  // Code i is wanted times 16^i; summing those products in wrapping i32
+  // arithmetic is exact modulo 2^32, and the word of codes is below 2^32,
+  // so the constants of all codes are added once and each code costs two
+  // multiply-adds (nibble i of the sum is then code i). nvfp4-cpu-check
+  // checks the codes against formats::encodeE2M1 near every midpoint and
+  // grid value.
+  assert(xs.size() <= 8 && "eight codes a word");
+  ScalarOps o{b, loc};
+  auto wrap = [&](int64_t v) {
+    return o.i32(static_cast<int32_t>(static_cast<uint32_t>(v)));
+  };
+  int64_t constant = 0;
+  Value word;
+  for (auto [i, x] : llvm::enumerate(xs)) {
+    int64_t nibble = int64_t(1) << (4 * i);
+    Value product = arith::MulFOp::create(b, loc, x, q.multiplier);
+    // |x| by clearing the sign bit (the GPU lowering takes no fabs).
+    Value v = buildMinNum(
+        b, loc, o.asF32(o.andi(o.asI32(product), 0x7FFFFFFF)), o.f32(6.0f));
+    Value field =
+        arith::MaxSIOp::create(b, loc, o.shr(o.asI32(v), 23), o.i32(127));
+    Value magic = o.add(o.shl(field, 23), o.i32(0x0B400000));
+    Value sum = arith::AddFOp::create(b, loc, v, o.asF32(magic));
+    Value term = o.add(
+        arith::MulIOp::create(b, loc, o.asI32(sum), wrap(nibble)),
+        arith::MulIOp::create(b, loc, field,
+                              wrap((2 - (int64_t(1) << 23)) * nibble)));
+    word = word ? o.add(word, term) : term;
+    constant -= (0x0B400000 + 254) * nibble;
+  }
+  return o.add(word, wrap(constant));
 }
 
-Value mlir::nvfp4::buildQuantizeValue(OpBuilder &b, Location loc,
-                                      const BlockQuantizer &q, Value x) {
-  // +0 codes whatever the signs.
+Value mlir::nvfp4::buildSignNibbles(OpBuilder &b, Location loc,
+                                    ArrayRef<Value> xs) {
+  assert(xs.size() <= 8 && "eight codes a word");
   ScalarOps o{b, loc};
-  return arith::SelectOp::create(b, loc, q.isZero,
-                                 arith::ConstantIntOp::create(b, loc, 0, 8),
-                                 o.trunc8(buildQuantizeBits(b, loc, q, x)));
+  Value word;
+  for (auto [i, x] : llvm::enumerate(xs)) {
+    // Bit 31 to bit 4 i + 3.
+    Value bit = o.andi(o.shr(o.asI32(x), 28 - 4 * int64_t(i)),
+                       static_cast<int32_t>(8u << (4 * i)));
+    word = word ? o.ori(word, bit) : bit;
+  }
+  return word;
+}
+
+Value mlir::nvfp4::buildSignNibblesOf16Bit(OpBuilder &b, Location loc,
+                                           Value vector) {
+  ScalarOps o{b, loc};
+  Value bytes = vector::BitCastOp::create(
+      b, loc, VectorType::get({16}, b.getI8Type()), vector);
+  // The high bytes of values 0, 2, 4, 6, then of 1, 3, 5, 7: their signs at
+  // bit 8 j + 7 of two words.
+  Value high = vector::ShuffleOp::create(
+      b, loc, bytes, bytes, ArrayRef<int64_t>{1, 5, 9, 13, 3, 7, 11, 15});
+  Value words = vector::BitCastOp::create(
+      b, loc, VectorType::get({2}, b.getI32Type()), high);
+  Value even = vector::ExtractOp::create(b, loc, words, 0);
+  Value odd = vector::ExtractOp::create(b, loc, words, 1);
+  // Value 2 j to bit 8 j + 3, value 2 j + 1 stays at bit 8 j + 7.
+  return o.ori(o.andi(o.shr(even, 4), 0x08080808),
+               o.andi(odd, static_cast<int32_t>(0x80808080u)));
+}
+
+Value mlir::nvfp4::buildKeepMask(OpBuilder &b, Location loc,
+                                 const BlockQuantizer &q) {
+  ScalarOps o{b, loc};
+  return o.select(q.isZero, o.i32(0), o.i32(-1));
 }
 
 namespace {
@@ -90,45 +177,63 @@ Value buildDivideToOddInF64(OpBuilder &b, Location loc, Value x, Value gs) {
 }
 
 /// x / gs (both f32) as an f32 that rounds to `outType` exactly as the
-/// exact quotient does. For f32 output that is the f32 division. For f16
-/// and bf16 it is the quotient rounded to odd (an inexact result gets an
-/// odd last bit, so the later rounding to 11 or 8 bits cannot meet a false
-/// tie: f32 has more than p + 2 bits for either). The f32 division's
-/// residual x - q * gs is exact (one fma) while q is normal and far from
-/// overflow, and its sign says on which side of q the exact quotient lies;
-/// zero x is exact too. Other quotients (under- or overflowing ones, a zero
-/// or non-finite gs) take the f64 route, a branch that data within the
-/// formats' range never takes: f64 division is several times slower than
-/// the memory rate on GPUs with few f64 units.
+/// exact quotient does: for f32 output the quotient rounded to nearest, for
+/// f16 and bf16 rounded to odd (an inexact result gets an odd last bit, so
+/// the later rounding to 11 or 8 bits cannot meet a false tie: f32 has more
+/// than p + 2 bits for either).
+///
+/// Without a division: with r = RN(1 / gs) (one division a kernel, as gs is
+/// the same for every value), q0 = RN(x r) is within an ulp of x / gs, so
+/// its residual x - q0 gs is exact and q = RN(q0 + residual r) is the
+/// quotient rounded to nearest (Markstein); the residual of q then says on
+/// which side of q the exact quotient lies. That holds while nothing
+/// under- or overflows, which 2^-100 <= |q| < 2^100 ensures for the
+/// products of e2m1 values and e4m3 scales; zero x gives x r, the signed
+/// zero or NaN of the division while r is finite. Other quotients (near under- or overflow,
+/// a zero or non-finite gs) take a division: f32 for f32 output, f64
+/// narrowed to odd for 16-bit output, a branch that data within the
+/// formats' range never takes.
 Value buildDivideOnce(OpBuilder &b, Location loc, Value x, Value gs,
                       Type outType) {
-  Value q = arith::DivFOp::create(b, loc, x, gs);
-  if (outType.isF32())
-    return q;
   ScalarOps o{b, loc};
+  auto fma = [&](Value p, Value q, Value c) {
+    return LLVM::FMAOp::create(b, loc, p, q, c).getResult();
+  };
+  auto neg = [&](Value v) { return arith::NegFOp::create(b, loc, v); };
+  Value r = arith::DivFOp::create(b, loc, o.f32(1.0f), gs);
+  Value q0 = arith::MulFOp::create(b, loc, x, r);
+  Value q = fma(fma(neg(q0), gs, x), r, q0);
   Value absQ = o.asF32(o.andi(o.asI32(q), 0x7FFFFFFF));
   Value inRange = arith::AndIOp::create(
       b, loc, o.cmpf(arith::CmpFPredicate::OGE, absQ, o.f32(0x1p-100f)),
       o.cmpf(arith::CmpFPredicate::OLT, absQ, o.f32(0x1p100f)));
-  Value fast = arith::OrIOp::create(
-      b, loc, inRange, o.cmpf(arith::CmpFPredicate::OEQ, x, o.f32(0.0f)));
+  // x r is the signed zero (or NaN) x / gs is unless r overflowed.
+  Value zero = arith::AndIOp::create(
+      b, loc, o.cmpf(arith::CmpFPredicate::OEQ, x, o.f32(0.0f)),
+      o.cmpf(arith::CmpFPredicate::OLT,
+             o.asF32(o.andi(o.asI32(r), 0x7FFFFFFF)), o.f32(std::numeric_limits<float>::infinity())));
+  Value fast = arith::OrIOp::create(b, loc, inRange, zero);
   auto ifFast = scf::IfOp::create(b, loc, TypeRange{b.getF32Type()}, fast,
                                   /*withElseRegion=*/true);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifFast.thenBlock());
-    Value negQ = arith::NegFOp::create(b, loc, q);
-    Value residual = LLVM::FMAOp::create(b, loc, negQ, gs, x);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifFast.thenBlock());
+  Value rounded = q;
+  if (!outType.isF32()) {
+    Value residual = fma(neg(q), gs, x);
     // q exceeds x / gs when the residual and gs have opposite signs.
     Value above = arith::XOrIOp::create(
         b, loc, o.cmpf(arith::CmpFPredicate::OLT, residual, o.f32(0.0f)),
         o.cmpf(arith::CmpFPredicate::OLT, gs, o.f32(0.0f)));
     Value inexact = o.cmpf(arith::CmpFPredicate::ONE, residual, o.f32(0.0f));
-    scf::YieldOp::create(
-        b, loc, o.asF32(buildRoundToOdd(o, o.asI32(q), inexact, above)));
-    b.setInsertionPointToStart(ifFast.elseBlock());
-    scf::YieldOp::create(b, loc, buildDivideToOddInF64(b, loc, x, gs));
+    rounded = o.asF32(buildRoundToOdd(o, o.asI32(q), inexact, above));
   }
+  scf::YieldOp::create(b, loc, o.select(zero, q0, rounded));
+  b.setInsertionPointToStart(ifFast.elseBlock());
+  scf::YieldOp::create(b, loc,
+                       outType.isF32()
+                           ? arith::DivFOp::create(b, loc, x, gs).getResult()
+                           : buildDivideToOddInF64(b, loc, x, gs));
+  b.setInsertionPointAfter(ifFast);
   return ifFast.getResult(0);
 }
 

@@ -255,19 +255,6 @@ QuantizeGrid quantizeGrid(QuantizeOp op) {
   return {s.rows, cols};
 }
 
-/// Packs i32 e2m1 codes (0 to 15) into i32 words, code 2i in the low
-/// nibble of byte i; `keep` is all ones, or 0 for a block of +0 codes.
-SmallVector<Value> packCodes(ScalarOps &o, ArrayRef<Value> codes, Value keep) {
-  SmallVector<Value> words;
-  for (size_t w = 0; w < codes.size() / 8; ++w) {
-    Value word = codes[8 * w];
-    for (int64_t i = 1; i < 8; ++i)
-      word = o.ori(word, o.shl(codes[8 * w + i], 4 * i));
-    words.push_back(arith::AndIOp::create(o.b, o.loc, word, keep));
-  }
-  return words;
-}
-
 void buildQuantizeBody(OpBuilder &b, gpu::GPUFuncOp kernel, QuantizeOp op) {
   Block &entry = kernel.getBody().front();
   OpBuilder::InsertionGuard guard(b);
@@ -306,12 +293,17 @@ void buildQuantizeBody(OpBuilder &b, gpu::GPUFuncOp kernel, QuantizeOp op) {
   BlockQuantizer q =
       buildBlockQuantizer(b, loc, format, blockMaxAbs(b, loc, loaded), gs);
   buildStoreScaleBits(b, loc, q.scaleBits, scales, scaleIndices);
-  SmallVector<Value> codes;
-  for (Value x : loaded.f32)
-    codes.push_back(buildQuantizeBits(b, loc, q, x));
-  // The zero test once a word of eight codes, not once a code.
-  Value keep = o.select(q.isZero, o.i32(0), o.i32(-1));
-  SmallVector<Value> words = packCodes(o, codes, keep);
+  // A word of eight codes at a time; the zero test once a word.
+  Value keep = buildKeepMask(b, loc, q);
+  bool pairs = !elementType(input).isF32();
+  SmallVector<Value> words;
+  for (int64_t w = 0; w < block / 8; ++w) {
+    ArrayRef<Value> xs = ArrayRef<Value>(loaded.f32).slice(8 * w, 8);
+    Value signs = pairs ? buildSignNibblesOf16Bit(b, loc, loaded.vectors[w])
+                        : buildSignNibbles(b, loc, xs);
+    words.push_back(arith::AndIOp::create(
+        b, loc, o.ori(buildQuantizeMagnitudes(b, loc, q, xs), signs), keep));
+  }
   auto wordsType = VectorType::get({int64_t(words.size())}, b.getI32Type());
   Value packed = vector::FromElementsOp::create(b, loc, wordsType, words);
   Value bytes = vector::BitCastOp::create(

@@ -106,9 +106,7 @@ struct QuantizeLowering : public OpRewritePattern<QuantizeOp> {
           buildStoreScaleBits(
               b, loc, q.scaleBits, op.getScales(),
               buildScaleIndices(b, loc, op.getLayout(), false, l, r, kb));
-          auto encode = [&](Value x) {
-            return buildQuantizeValue(b, loc, q, x);
-          };
+          Value keep = buildKeepMask(b, loc, q);
           Value firstByte = arith::MulIOp::create(b, loc, kb, halfBlock);
           buildLoopNest(b, loc, {halfBlock}, [&](OpBuilder &b, ValueRange jv) {
             Value byteIdx = arith::AddIOp::create(b, loc, firstByte, jv[0]);
@@ -116,14 +114,15 @@ struct QuantizeLowering : public OpRewritePattern<QuantizeOp> {
                 b, loc, byteIdx, arith::ConstantIndexOp::create(b, loc, 2));
             Value k1 = arith::AddIOp::create(
                 b, loc, k, arith::ConstantIndexOp::create(b, loc, 1));
-            Value lo = encode(loadAsF32(b, loc, input, {l, r, k}));
-            Value hi = encode(loadAsF32(b, loc, input, {l, r, k1}));
-            Value packed = arith::OrIOp::create(
-                b, loc,
-                arith::AndIOp::create(
-                    b, loc, lo, arith::ConstantIntOp::create(b, loc, 15, 8)),
-                arith::ShLIOp::create(
-                    b, loc, hi, arith::ConstantIntOp::create(b, loc, 4, 8)));
+            Value pair[] = {loadAsF32(b, loc, input, {l, r, k}),
+                            loadAsF32(b, loc, input, {l, r, k1})};
+            // The kernels' word of codes, two codes wide.
+            Value codes = arith::OrIOp::create(
+                b, loc, buildQuantizeMagnitudes(b, loc, q, pair),
+                buildSignNibbles(b, loc, pair));
+            Value packed = arith::TruncIOp::create(
+                b, loc, b.getI8Type(),
+                arith::AndIOp::create(b, loc, codes, keep));
             memref::StoreOp::create(b, loc, packed, op.getData(),
                                     ValueRange{l, r, byteIdx});
           });

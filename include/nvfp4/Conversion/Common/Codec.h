@@ -35,11 +35,6 @@ Value buildTruncF32(OpBuilder &b, Location loc, Value x, Type type);
 /// f32 value of a scale, given as its i8 storage byte.
 Value buildDecodeScale(OpBuilder &b, Location loc, Value bits,
                        ScaleFormat format);
-/// i8 e2m1 code (low four bits) nearest to the f32 `x`, ties to even,
-/// saturating at +-6.
-Value buildEncodeE2M1(OpBuilder &b, Location loc, Value x);
-/// The same code as an i32 (0 to 15), for packing without a mask.
-Value buildEncodeE2M1Bits(OpBuilder &b, Location loc, Value x);
 /// i8 e4m3fn byte nearest to the non-negative f32 `x`, ties to even,
 /// saturating at 448.
 Value buildEncodeE4M3FN(OpBuilder &b, Location loc, Value x);

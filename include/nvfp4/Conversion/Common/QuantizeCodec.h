@@ -32,14 +32,24 @@ struct BlockQuantizer {
 BlockQuantizer buildBlockQuantizer(OpBuilder &b, Location loc,
                                    ScaleFormat format, Value amax, Value gs);
 
-/// The i8 e2m1 code (low four bits) of the f32 `x` of a block.
-Value buildQuantizeValue(OpBuilder &b, Location loc, const BlockQuantizer &q,
-                         Value x);
-/// The code of `x` as an i32 (0 to 15) before the block's zero test, which
-/// the caller applies (buildQuantizeValue does, per value; a kernel may
-/// mask a word of packed codes at once).
-Value buildQuantizeBits(OpBuilder &b, Location loc, const BlockQuantizer &q,
-                        Value x);
+/// Codes of a block are built a word at a time: up to eight values' code
+/// magnitudes (buildQuantizeMagnitudes), OR their sign bits (from the f32
+/// values, or from 16-bit values as loaded), AND the block's zero mask
+/// (buildKeepMask). A value's sign is the input's, which is the sign of
+/// x * multiplier for every input (multiplier > 0).
+
+/// The e2m1 code magnitudes (0 to 7, no sign) of the f32 `xs` (at most
+/// eight) of a block, code i in nibble i of an i32, bit 3 of every nibble
+/// clear. NaN (outside the definition) gives 7.
+Value buildQuantizeMagnitudes(OpBuilder &b, Location loc,
+                              const BlockQuantizer &q, ArrayRef<Value> xs);
+/// Bit 3 of nibble i: the sign bit of the f32 `xs[i]` (at most eight).
+Value buildSignNibbles(OpBuilder &b, Location loc, ArrayRef<Value> xs);
+/// The same for eight 16-bit floats (a vector<8xbf16> or vector<8xf16> as
+/// loaded), by byte permutes instead of two operations a value.
+Value buildSignNibblesOf16Bit(OpBuilder &b, Location loc, Value vector);
+/// All ones, or 0 for a block whose codes are all +0.
+Value buildKeepMask(OpBuilder &b, Location loc, const BlockQuantizer &q);
 
 /// The dequantized value of an e2m1 value (f32) with its block's decoded
 /// `scale`, divided by `gs` when given (null: single-level), rounded once to
