@@ -79,6 +79,10 @@ void checkDequantize(Stats &stats, std::mt19937_64 &rng,
                      bool withGs, ref::ElementType out, int64_t rows, int64_t k,
                      int64_t l);
 
+/// The quantizers' e4m3 scale byte for block maxima near every e4m3 value
+/// and midpoint equals formats::encodeE4M3FN (EncodeCheck.cpp).
+void checkE4M3ScaleEncoder(Stats &stats);
+
 /// dequantize with a global scale, every code and scale byte, for global
 /// scales across the f32 range (both division routes).
 void checkDequantizeGlobalScales(Stats &stats, std::mt19937_64 &rng);

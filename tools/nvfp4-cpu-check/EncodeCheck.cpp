@@ -91,3 +91,45 @@ void nvfp4::cpucheck::checkE2M1Encoder(Stats &stats, std::mt19937_64 &rng) {
   }
   stats.report(ok, "e2m1 encoder at every tie and grid value", detail);
 }
+
+void nvfp4::cpucheck::checkE4M3ScaleEncoder(Stats &stats) {
+  // Blocks whose max |x| is 6 t for t within 8 ulps of every e4m3 value and
+  // every midpoint between neighbours (subnormals, the saturation at 464
+  // included): the scale byte is encodeE4M3FN(max / 6) as the reference
+  // divides.
+  constexpr int64_t kBlock = 16, kUlps = 8;
+  std::vector<float> maxima;
+  for (int code = 0; code < 0x7E; ++code) {
+    double lo = formats::decodeE4M3FN(static_cast<uint8_t>(code));
+    double hi = formats::decodeE4M3FN(static_cast<uint8_t>(code + 1));
+    for (double anchor : {lo, (lo + hi) / 2, hi})
+      for (int64_t d = -kUlps; d <= kUlps; ++d) {
+        float t = bitsToFloat(static_cast<uint32_t>(
+            floatToBits(static_cast<float>(anchor)) + d));
+        if (t >= 0.0f)
+          maxima.push_back(6.0f * t);
+      }
+  }
+  maxima.push_back(6.0f * 1000.0f);
+  const int64_t rows = static_cast<int64_t>(maxima.size());
+  std::vector<float> x(rows * kBlock, 0.0f);
+  for (int64_t r = 0; r < rows; ++r)
+    x[r * kBlock] = maxima[r];
+  std::vector<uint8_t> input(x.size() * sizeof(float));
+  std::memcpy(input.data(), x.data(), input.size());
+  QuantizeVariant v{ref::ScaleFormat::NVFP4, ref::ScaleLayout::Linear,
+                    /*twoLevel=*/false, ref::ElementType::F32};
+  ref::Quantized got = runQuantize(v, input, rows, kBlock, /*l=*/1);
+  stats.damage(got.scales, 1);
+  std::string detail = strf("%lld block maxima", (long long)rows);
+  bool ok = true;
+  for (int64_t r = 0; r < rows && ok; ++r) {
+    uint8_t want = formats::encodeE4M3FN(maxima[r] / 6.0f);
+    if (got.scales[r] != want) {
+      ok = false;
+      detail = strf("max %.9g: scale byte 0x%02X, expected 0x%02X", maxima[r],
+                    got.scales[r], want);
+    }
+  }
+  stats.report(ok, "e4m3 scale encoder at every value and midpoint", detail);
+}

@@ -190,6 +190,7 @@ int main(int argc, char **argv) {
     }
 
   checkE2M1Encoder(stats, rng);
+  checkE4M3ScaleEncoder(stats);
 
   // Dequantize, every variant.
   for (const QShape &s : qshapes)

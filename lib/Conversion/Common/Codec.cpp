@@ -82,13 +82,12 @@ Value mlir::nvfp4::buildEncodeE4M3FN(OpBuilder &b, Location loc, Value x) {
   ScalarOps o{b, loc};
   Value bits = o.andi(o.asI32(x), 0x7FFFFFFF);
   Value absX = o.asF32(bits);
-  // Subnormal range (< 2^-6): units of 2^-9, rounded to nearest even by the
-  // 2^23 magic-number addition (exact for values below 2^22).
-  Value units = arith::MulFOp::create(b, loc, absX, o.f32(512.0f));
-  Value magic = o.f32(8388608.0f);
-  Value rounded = arith::SubFOp::create(
-      b, loc, arith::AddFOp::create(b, loc, units, magic), magic);
-  Value subCode = arith::FPToUIOp::create(b, loc, b.getI32Type(), rounded);
+  // Subnormal range (< 2^-6): units of 2^-9 rounded to nearest even by
+  // adding 2^23 (one rounding of the exact |x| * 512 + 2^23); the sum's low
+  // bits are the code, no float-to-integer conversion needed.
+  Value biased = LLVM::FMAOp::create(b, loc, absX, o.f32(512.0f),
+                                     o.f32(8388608.0f));
+  Value subCode = o.sub(o.asI32(biased), o.i32(0x4B000000));
   // Normal range: round the f32 mantissa to 3 bits (ties to even) and rebias
   // the exponent from 127 to 7.
   Value lsb = o.andi(o.shr(bits, 20), 1);
@@ -96,10 +95,9 @@ Value mlir::nvfp4::buildEncodeE4M3FN(OpBuilder &b, Location loc, Value x) {
   Value normCode = o.sub(o.shr(roundedBits, 20), o.i32(120 << 3));
   Value isSub = o.cmpf(arith::CmpFPredicate::OLT, absX, o.f32(0x1p-6f));
   Value code = o.select(isSub, subCode, normCode);
-  // Saturate at 448 (0x7E), also for infinity.
-  Value tooBig = o.cmpf(arith::CmpFPredicate::OGE, absX, o.f32(464.0f));
-  Value over = o.cmp(arith::CmpIPredicate::sgt, code, o.i32(0x7E));
-  code = o.select(o.ori(tooBig, over), o.i32(0x7E), code);
+  // Saturate at 448 (0x7E): the codes grow with |x|, so every |x| above the
+  // midpoint 464, infinity included, gives more than 0x7E.
+  code = arith::MinSIOp::create(b, loc, code, o.i32(0x7E));
   return o.trunc8(code);
 }
 

@@ -49,7 +49,10 @@ BlockQuantizer mlir::nvfp4::buildBlockQuantizer(OpBuilder &b, Location loc,
     Value target =
         buildDivideBySix(b, loc, arith::MulFOp::create(b, loc, amax, gs));
     q.scaleBits = buildEncodeE4M3FN(b, loc, target);
-    Value scale = buildDecodeScale(b, loc, q.scaleBits, format);
+    // The byte is 0 to 0x7E (no sign, no NaN): its 7 bits at f32 bit 20
+    // are the value times 2^-120, subnormals included.
+    Value scale = arith::MulFOp::create(
+        b, loc, o.asF32(o.shl(o.zext32(q.scaleBits), 20)), o.f32(0x1p120f));
     q.multiplier = arith::DivFOp::create(b, loc, gs, scale);
     // A zero scale quantizes the block to nothing.
     q.isZero = o.cmpf(arith::CmpFPredicate::OEQ, scale, o.f32(0.0f));

@@ -56,6 +56,12 @@ constexpr int64_t kLoadBytes = 16;
 /// SM: enough bytes in flight to stream at the memory's rate.
 constexpr int64_t kAmaxLoadsPerThread = 4;
 constexpr int64_t kAmaxCtasPerSM = 8;
+/// Registers an NVFP4 quantize thread (16 values) may use: ptxas gives the
+/// kernel 48 on its own (5 CTAs of 256 threads an SM); 40 fits 6, and the
+/// 16384 x 7168 bf16 quantization ran 3.5% faster (32 spills and runs 17%
+/// slower; docs/benchmarks.md). An MXFP4 thread holds 32 values and would
+/// spill at 40: ptxas chooses.
+constexpr int64_t kNvfp4QuantizeMaxRegisters = 40;
 
 /// The values side of a quantize or dequantize: [L, rows, K].
 struct ValuesShape {
@@ -527,6 +533,9 @@ struct QuantizeToGPU : public OpRewritePattern<QuantizeOp> {
                        typeName(element) + (twoLevel ? "_2l" : "");
     gpu::GPUFuncOp kernel =
         createBufferKernel(rewriter, module, loc, name, chip, args, kThreads);
+    if (op.getFormat() == ScaleFormat::NVFP4)
+      kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                      rewriter.getI32IntegerAttr(kNvfp4QuantizeMaxRegisters));
     buildQuantizeBody(rewriter, kernel, op);
     launchQuantizer(rewriter, op, kernel, chip, schema::Op::Quantize, gridX,
                     args);

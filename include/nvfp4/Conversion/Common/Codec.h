@@ -36,7 +36,7 @@ Value buildTruncF32(OpBuilder &b, Location loc, Value x, Type type);
 Value buildDecodeScale(OpBuilder &b, Location loc, Value bits,
                        ScaleFormat format);
 /// i8 e4m3fn byte nearest to the non-negative f32 `x`, ties to even,
-/// saturating at 448.
+/// saturating at 448 (0x7E; NaN, outside every use, gives 0x7E too).
 Value buildEncodeE4M3FN(OpBuilder &b, Location loc, Value x);
 /// i8 ue8m0 byte of 2^(floor(log2 amax) - 2), the OCP MX shared scale for
 /// e2m1 (0 when amax is 0 or below 2^-125).
