@@ -182,10 +182,10 @@ func.func @convert_to_linear(%src: memref<1x2x2x512xf8E4M3FN>,
 // maxNum over |x| of the whole tensor, gs = 2688 / amax (1 for an all-zero
 // tensor) stored once; per block of 16: bmax, the f32 multiply by gs then
 // divide by 6, the e4m3 encoding (saturating at 126 = 0x7E), the scale
-// stored; inv = gs / s; every code from x * inv rounded to the e2m1 grid by
-// a magic-number addition (NaN taken as 0, saturated at 6; the grid step
-// from the clamped exponent), forced to +0 when the scale is 0; two codes
-// packed low nibble first.
+// stored; inv = gs / s; every code's magnitude from x * inv rounded to the
+// e2m1 grid by a magic-number addition (saturated at 6; the grid step from
+// the clamped exponent), its sign from x, forced to +0 when the scale is
+// 0; two codes packed low nibble first, as the kernels' words of eight.
 // CHECK-LABEL: func.func @quantize_two_level(
 // CHECK-SAME:    %[[X:[a-z0-9]+]]: memref<1x4x32xf32>, %[[Q:[a-z0-9]+]]: memref<1x4x16xi8>, %[[S:[a-z0-9]+]]: memref<1x4x2xf8E4M3FN>, %[[GS:[a-z0-9]+]]: memref<f32>)
 // CHECK:         %[[AMAX:.*]] = scf.for
@@ -205,42 +205,51 @@ func.func @convert_to_linear(%src: memref<1x2x2x512xf8E4M3FN>,
 // CHECK:               %[[BMAX:.*]] = scf.for %{{.*}} = %{{.*}} to %c16 step
 // CHECK:                 llvm.intr.maxnum
 // CHECK:               %[[PROD:.*]] = arith.mulf %[[BMAX]], %[[GSV]] : f32
+// (bmax * gs) / 6 as q = RN(y RN(1/6)) corrected by its residual y - 6 q.
+// CHECK-NEXT:          %[[SIXTH:.*]] = arith.constant 0.166666672 : f32
+// CHECK-NEXT:          %[[Q6:.*]] = arith.mulf %[[PROD]], %[[SIXTH]] : f32
+// CHECK-NEXT:          %[[NQ6:.*]] = arith.negf %[[Q6]] : f32
 // CHECK-NEXT:          %[[SIX:.*]] = arith.constant 6.000000e+00 : f32
-// CHECK-NEXT:          %[[TARGET:.*]] = arith.divf %[[PROD]], %[[SIX]] : f32
-// e4m3 encoding: saturation at 464 (the midpoint above 448) and beyond 0x7E.
-// CHECK:               %[[C464:.*]] = arith.constant 4.640000e+02 : f32
-// CHECK-NEXT:          arith.cmpf oge, %{{.*}}, %[[C464]] : f32
-// CHECK:               arith.select %{{.*}}, %c126_i32{{(_[0-9]+)?}}, %{{.*}} : i32
+// CHECK-NEXT:          %[[R6:.*]] = llvm.intr.fma(%[[NQ6]], %[[SIX]], %[[PROD]]) : (f32, f32, f32) -> f32
+// CHECK-NEXT:          %[[TARGET:.*]] = llvm.intr.fma(%[[R6]], %[[SIXTH]], %[[Q6]]) : (f32, f32, f32) -> f32
+// e4m3 encoding: subnormal units from the bits of |t| * 512 + 2^23, the
+// normal code by rounding the mantissa, saturation by min(code, 0x7E).
+// CHECK:               llvm.intr.fma(%{{.*}}, %{{.*}}, %{{.*}}) : (f32, f32, f32) -> f32
+// CHECK:               arith.minsi %{{.*}}, %c126_i32 : i32
 // CHECK-NEXT:          %[[SBITS:.*]] = arith.trunci %{{.*}} : i32 to i8
-// CHECK:               %[[SV:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
+// The byte (0 to 0x7E) decoded by a shift and a multiply by 2^120.
+// CHECK:               %[[SV:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
 // CHECK-NEXT:          %[[INV:.*]] = arith.divf %[[GSV]], %[[SV]] : f32
 // CHECK-NEXT:          %[[CZ:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:          %[[ZEROS:.*]] = arith.cmpf oeq, %[[SV]], %[[CZ]] : f32
 // CHECK-NEXT:          %[[SF8:.*]] = arith.bitcast %[[SBITS]] : i8 to f8E4M3FN
 // CHECK-NEXT:          memref.store %[[SF8]], %[[S]][%[[IL]], %[[IR]], %[[KB]]] : memref<1x4x2xf8E4M3FN>
+// CHECK:               %[[KEEP:.*]] = arith.select %[[ZEROS]], %c0_i32, %c-1_i32 : i32
 // CHECK:               scf.for %[[J:.*]] = %{{.*}} to %c8 step
 // CHECK:                 %[[X0:.*]] = memref.load %[[X]][%[[IL]], %[[IR]], %{{.*}}] : memref<1x4x32xf32>
+// CHECK:                 %[[X1:.*]] = memref.load %[[X]][%[[IL]], %[[IR]], %{{.*}}] : memref<1x4x32xf32>
 // CHECK:                 %[[Y0:.*]] = arith.mulf %[[X0]], %[[INV]] : f32
-// The e2m1 encoding: |y| clamped to [0, 6] (maxNum makes a NaN 0), the
-// exponent field clamped to 127, M = (e << 23) + 0x0B400000 added in f32,
-// then bits(sum) + e * (2 - 2^23) + sign - 0x0B400000 - 254.
+// The e2m1 magnitude: |y| clamped to 6, the exponent field clamped to 127,
+// M = (e << 23) + 0x0B400000 added in f32, then 16^i (bits(sum) +
+// e * (2 - 2^23)) summed over the byte's two codes, the constants once.
 // CHECK:                 %[[AY:.*]] = arith.andi %{{.*}}, %c2147483647_i32{{(_[0-9]+)?}} : i32
-// CHECK:                 %[[NN:.*]] = llvm.intr.maxnum(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
-// CHECK-NEXT:            %[[C6:.*]] = arith.constant 6.000000e+00 : f32
-// CHECK-NEXT:            %[[CL:.*]] = llvm.intr.minnum(%[[NN]], %[[C6]]) : (f32, f32) -> f32
+// CHECK:                 %[[C6:.*]] = arith.constant 6.000000e+00 : f32
+// CHECK-NEXT:            %[[CL:.*]] = llvm.intr.minnum(%{{.*}}, %[[C6]]) : (f32, f32) -> f32
 // CHECK:                 %[[FE:.*]] = arith.shrui %{{.*}}, %c23_i32 : i32
 // CHECK:                 %[[FC:.*]] = arith.maxsi %[[FE]], %c127_i32{{(_[0-9]+)?}} : i32
 // CHECK:                 %[[MS:.*]] = arith.shli %[[FC]], %c23_i32{{(_[0-9]+)?}} : i32
 // CHECK:                 arith.addi %[[MS]], %c188743680_i32 : i32
 // CHECK:                 %[[SUM:.*]] = arith.addf %[[CL]], %{{.*}} : f32
 // CHECK:                 arith.muli %[[FC]], %c-8388606_i32 : i32
+// CHECK:                 arith.muli %{{.*}}, %c-134217696_i32 : i32
+// CHECK:                 arith.addi %{{.*}}, %c1086320418_i32 : i32
+// The signs: bit 31 of each input to bit 3 of its nibble.
 // CHECK:                 arith.shrui %{{.*}}, %c28_i32 : i32
-// CHECK:                 arith.addi %{{.*}}, %c-188743934_i32 : i32
-// CHECK:                 %[[LO:.*]] = arith.select %[[ZEROS]], %c0_i8{{(_[0-9]+)?}}, %{{.*}} : i8
-// CHECK:                 %[[HI:.*]] = arith.select %[[ZEROS]], %c0_i8{{(_[0-9]+)?}}, %{{.*}} : i8
-// CHECK:                 %[[LOW:.*]] = arith.andi %[[LO]], %c15_i8 : i8
-// CHECK:                 %[[HIGH:.*]] = arith.shli %[[HI]], %c4_i8 : i8
-// CHECK-NEXT:            %[[BYTE:.*]] = arith.ori %[[LOW]], %[[HIGH]] : i8
+// CHECK:                 arith.shrui %{{.*}}, %c24_i32 : i32
+// CHECK:                 %[[SIGNS:.*]] = arith.ori %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT:            %[[CODES:.*]] = arith.ori %{{.*}}, %[[SIGNS]] : i32
+// CHECK-NEXT:            %[[KEPT:.*]] = arith.andi %[[CODES]], %[[KEEP]] : i32
+// CHECK-NEXT:            %[[BYTE:.*]] = arith.trunci %[[KEPT]] : i32 to i8
 // CHECK-NEXT:            memref.store %[[BYTE]], %[[Q]][%[[IL]], %[[IR]], %{{.*}}] : memref<1x4x16xi8>
 // CHECK-NOT:     nvfp4.
 // CHECK:         return
@@ -285,11 +294,13 @@ func.func @quantize_two_level(%x: memref<1x4x32xf32>, %q: memref<1x4x16xi8>,
 // CHECK:               %[[RCP:.*]] = arith.divf %{{.*}}, %[[SV]] : f32
 // CHECK:               %[[SF8:.*]] = arith.bitcast %[[SBYTE]] : i8 to f8E8M0FNU
 // CHECK-NEXT:          memref.store %[[SF8]], %[[S]][%[[IL]], %{{.*}}, %{{.*}}, %{{.*}}] : memref<?x?x?x512xf8E8M0FNU>
+// CHECK:               %[[KEEP:.*]] = arith.select %[[ALLZERO]], %c0_i32{{(_[0-9]+)?}}, %c-1_i32 : i32
 // CHECK:               scf.for %{{.*}} = %{{.*}} to %c16 step
 // CHECK:                 %[[XV:.*]] = arith.extf %{{.*}} : bf16 to f32
 // CHECK:                 arith.mulf %[[XV]], %[[RCP]] : f32
-// CHECK:                 arith.select %[[ALLZERO]], %c0_i8{{(_[0-9]+)?}}, %{{.*}} : i8
-// CHECK:                 memref.store %{{.*}}, %[[Q]][%[[IL]], %[[IR]], %{{.*}}] : memref<?x?x?xi8>
+// CHECK:                 %[[KEPT:.*]] = arith.andi %{{.*}}, %[[KEEP]] : i32
+// CHECK-NEXT:            %[[BYTE:.*]] = arith.trunci %[[KEPT]] : i32 to i8
+// CHECK-NEXT:            memref.store %[[BYTE]], %[[Q]][%[[IL]], %[[IR]], %{{.*}}] : memref<?x?x?xi8>
 // CHECK-NOT:     nvfp4.
 // CHECK:         return
 func.func @quantize_mxfp4_blocked(%x: memref<?x?x?xbf16>, %q: memref<?x?x?xi8>,
@@ -314,12 +325,17 @@ func.func @quantize_mxfp4_blocked(%x: memref<?x?x?xbf16>, %q: memref<?x?x?xi8>,
 // CHECK-NEXT:          memref.load %[[S]][%[[IL]], %[[IR]], %[[KB]]] : memref<1x4x2xf8E4M3FN>
 // CHECK:               %[[SC:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
 // CHECK-NEXT:          memref.load %[[Q]][%[[IL]], %[[IR]], %[[J]]] : memref<1x4x16xi8>
-// The f32 quotient is narrowed to round to odd by the sign of its exact
-// residual (an fma), so that the one rounding to bf16 is correct
-// (docs/numerics.md section 6); quotients near under- or overflow go
-// through f64 instead.
+// The quotient: x RN(1/gs) corrected once by its exact residual
+// (Markstein), then rounded to odd by the sign of its own residual, so
+// that the one rounding to bf16 is correct (docs/numerics.md section 6);
+// quotients near under- or overflow go through f64 instead.
 // CHECK:               %[[P0:.*]] = arith.mulf %{{.*}}, %[[SC]] : f32
-// CHECK-NEXT:          %[[Q0:.*]] = arith.divf %[[P0]], %[[GSV]] : f32
+// CHECK-NEXT:          %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:          %[[RCP:.*]] = arith.divf %[[ONE]], %[[GSV]] : f32
+// CHECK-NEXT:          %[[E0:.*]] = arith.mulf %[[P0]], %[[RCP]] : f32
+// CHECK-NEXT:          %[[NE0:.*]] = arith.negf %[[E0]] : f32
+// CHECK-NEXT:          %[[RES0:.*]] = llvm.intr.fma(%[[NE0]], %[[GSV]], %[[P0]]) : (f32, f32, f32) -> f32
+// CHECK-NEXT:          %[[Q0:.*]] = llvm.intr.fma(%[[RES0]], %[[RCP]], %[[E0]]) : (f32, f32, f32) -> f32
 // CHECK:               %[[R0:.*]] = scf.if %{{.*}} -> (f32) {
 // CHECK-NEXT:            %[[NQ0:.*]] = arith.negf %[[Q0]] : f32
 // CHECK-NEXT:            llvm.intr.fma(%[[NQ0]], %[[GSV]], %[[P0]]) : (f32, f32, f32) -> f32
@@ -333,7 +349,7 @@ func.func @quantize_mxfp4_blocked(%x: memref<?x?x?xbf16>, %q: memref<?x?x?xi8>,
 // CHECK-NEXT:          memref.store %[[T0]], %[[Y]][%[[IL]], %[[IR]], %[[K]]] : memref<1x4x32xbf16>
 // CHECK:               %[[K1:.*]] = arith.addi %[[K]], %c1{{(_[0-9]+)?}} : index
 // CHECK-NEXT:          %[[P1:.*]] = arith.mulf %{{.*}}, %[[SC]] : f32
-// CHECK-NEXT:          arith.divf %[[P1]], %[[GSV]] : f32
+// CHECK:               arith.mulf %[[P1]], %{{.*}} : f32
 // CHECK:               %[[R1:.*]] = scf.if %{{.*}} -> (f32) {
 // CHECK:               } else {
 // CHECK:               }
