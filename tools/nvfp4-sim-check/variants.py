@@ -117,7 +117,7 @@ CONVERT = [
 ]
 
 # Quantizers: odd row counts (partial blocked atoms), one to 90 blocks a
-# row, L up to 3, every input and output type, both formats and layouts,
+# row, L up to 3, grids whose last CTA has blocks past the end, every input and output type, both formats and layouts,
 # with and without the global scale (whose reduction has 92 CTAs on the
 # longest shape, so the last one to arrive varies).
 QUANTIZE = [
@@ -127,6 +127,7 @@ QUANTIZE = [
     "quantize:1x1056x3:mxfp4:blocked128x4:bf16",
     "quantize:130x2880x1:nvfp4:linear:f32:2l",
     "quantize:257x16x2:nvfp4:blocked128x4:f16:2l",
+    "quantize:33x112x3:nvfp4:linear:bf16",
     "dequantize:130x64x2:nvfp4:blocked128x4:bf16:gs",
     "dequantize:3x96x1:mxfp4:linear:f32",
     "dequantize:257x80x1:nvfp4:linear:f16",

@@ -1,14 +1,15 @@
 //===- QuantizeKernel.cpp - quantize and dequantize GPU kernels -----------===//
 //
-// One thread a block of B values (16 for NVFP4, 32 for MXFP4), consecutive
-// threads on consecutive blocks of a row, so that a warp's 16-byte loads and
-// its stores of codes cover contiguous memory. The arithmetic is the CPU
-// lowering's (QuantizeCodec.h), hence the same bytes.
+// A thread takes whole blocks of B values (16 for NVFP4, 32 for MXFP4),
+// consecutive threads on consecutive blocks of a row, so that a warp's
+// 16-byte loads and its stores of codes cover contiguous memory. The
+// arithmetic is the CPU lowering's (QuantizeCodec.h), hence the same bytes.
 //
-// quantize: a thread loads its block, takes max |x|, writes the scale byte
-// and the B/2 bytes of codes. For the blocked layout the grid covers the
-// padded rows and columns; a thread at a padding position writes its zero
-// scale byte and nothing else, so no separate fill is needed.
+// quantize: a thread loads its blocks (two of 16-bit NVFP4 values, else
+// one), takes each block's max |x|, writes the scale byte and the B/2 bytes
+// of codes. For the blocked layout the grid covers the padded rows and
+// columns; a block at a padding position gets its zero scale byte and
+// nothing else, so no separate fill is needed.
 //
 // The global scale of a two-level quantization needs the max over the
 // whole tensor before any block is scaled, so a first kernel streams the
@@ -56,12 +57,12 @@ constexpr int64_t kLoadBytes = 16;
 /// SM: enough bytes in flight to stream at the memory's rate.
 constexpr int64_t kAmaxLoadsPerThread = 4;
 constexpr int64_t kAmaxCtasPerSM = 8;
-/// Registers an NVFP4 quantize thread (16 values) may use: ptxas gives the
-/// kernel 48 on its own (5 CTAs of 256 threads an SM); 40 fits 6, and the
-/// 16384 x 7168 bf16 quantization ran 3.5% faster (32 spills and runs 17%
-/// slower; docs/benchmarks.md). An MXFP4 thread holds 32 values and would
-/// spill at 40: ptxas chooses.
-constexpr int64_t kNvfp4QuantizeMaxRegisters = 40;
+/// Registers a quantize thread of two blocks (blocksPerThread) may use:
+/// the configuration measured (docs/benchmarks.md), 56 holds both blocks
+/// without spilling, 4 CTAs of 256 threads an SM. Capped at 48 or 40 it
+/// spills and the 16384 x 7168 bf16 quantization takes 1.14 and 1.7 times
+/// as long; left alone ptxas takes 60, also 4 CTAs an SM (not timed).
+constexpr int64_t kTwoBlockQuantizeMaxRegisters = 56;
 
 /// The values side of a quantize or dequantize: [L, rows, K].
 struct ValuesShape {
@@ -261,47 +262,32 @@ QuantizeGrid quantizeGrid(QuantizeOp op) {
   return {s.rows, cols};
 }
 
-void buildQuantizeBody(OpBuilder &b, gpu::GPUFuncOp kernel, QuantizeOp op) {
-  Block &entry = kernel.getBody().front();
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&entry);
-  Location loc = op.getLoc();
-  Value input = entry.getArgument(0), data = entry.getArgument(1),
-        scales = entry.getArgument(2);
+/// Blocks a quantize thread takes. One NVFP4 block of 16-bit values is 32
+/// bytes, half of what a thread of the f32 or MXFP4 kernels loads; two
+/// blocks a thread double the bytes in flight (docs/benchmarks.md).
+int64_t blocksPerThread(QuantizeOp op) {
+  return op.getFormat() == ScaleFormat::NVFP4 &&
+                 !elementType(op.getInput()).isF32()
+             ? 2
+             : 1;
+}
+
+/// The scale byte and codes of one block, from its loaded values.
+void quantizeBlock(OpBuilder &b, Location loc, QuantizeOp op, Value data,
+                   Value scales, const LoadedValues &loaded, Value gs,
+                   Value batch, IV row, IV col) {
+  ScalarOps o{b, loc};
   ScaleFormat format = op.getFormat();
   int64_t block = getBlockSize(format);
-  ValuesShape s = valuesShape(op.getInput());
-  QuantizeGrid grid = quantizeGrid(op);
-  ScalarOps o{b, loc};
-
-  auto [thread, batch] = threadIndex(b, loc);
-  guardThreads(b, loc, thread, grid.total());
-  IV row = thread / grid.cols, col = thread % grid.cols;
-  SmallVector<Value> scaleIndices = buildScaleIndices(
-      b, loc, op.getLayout(), /*isVector=*/false, batch, row, col);
-
-  if (grid.rows != s.rows || grid.cols != s.k / block) {
-    // Padding of the blocked layout: a zero scale byte, no codes.
-    Value inside = arith::AndIOp::create(b, loc, vult(row, s.rows),
-                                         vult(col, s.k / block));
-    auto ifInside = scf::IfOp::create(b, loc, inside, /*withElse=*/true);
-    b.setInsertionPointToStart(ifInside.elseBlock());
-    buildStoreScaleBits(b, loc, arith::ConstantIntOp::create(b, loc, 0, 8),
-                        scales, scaleIndices);
-    b.setInsertionPointToStart(ifInside.thenBlock());
-  }
-
-  LoadedValues loaded =
-      loadValues(b, loc, input, batch, row, col * block, block);
-  Value gs = o.f32(1.0f);
-  if (op.getGlobalScale())
-    gs = memref::LoadOp::create(b, loc, entry.getArgument(3), ValueRange{});
   BlockQuantizer q =
       buildBlockQuantizer(b, loc, format, blockMaxAbs(b, loc, loaded), gs);
-  buildStoreScaleBits(b, loc, q.scaleBits, scales, scaleIndices);
+  buildStoreScaleBits(
+      b, loc, q.scaleBits, scales,
+      buildScaleIndices(b, loc, op.getLayout(), /*isVector=*/false, batch,
+                        row, col));
   // A word of eight codes at a time; the zero test once a word.
   Value keep = buildKeepMask(b, loc, q);
-  bool pairs = !elementType(input).isF32();
+  bool pairs = !elementType(op.getInput()).isF32();
   SmallVector<Value> words;
   for (int64_t w = 0; w < block / 8; ++w) {
     ArrayRef<Value> xs = ArrayRef<Value>(loaded.f32).slice(8 * w, 8);
@@ -317,6 +303,70 @@ void buildQuantizeBody(OpBuilder &b, gpu::GPUFuncOp kernel, QuantizeOp op) {
   vector::StoreOp::create(b, loc, bytes, data,
                           ValueRange{batch, row, col * (block / 2)},
                           /*nontemporal=*/false, llvm::MaybeAlign(block / 2));
+}
+
+void buildQuantizeBody(OpBuilder &b, gpu::GPUFuncOp kernel, QuantizeOp op) {
+  Block &entry = kernel.getBody().front();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&entry);
+  Location loc = op.getLoc();
+  Value input = entry.getArgument(0), data = entry.getArgument(1),
+        scales = entry.getArgument(2);
+  int64_t block = getBlockSize(op.getFormat());
+  ValuesShape s = valuesShape(op.getInput());
+  int64_t cols = s.k / block;
+  QuantizeGrid grid = quantizeGrid(op);
+  bool padded = grid.rows != s.rows || grid.cols != cols;
+  int64_t n = blocksPerThread(op);
+  bool exact = grid.total() % (kThreads * n) == 0;
+  ScalarOps o{b, loc};
+
+  // Thread t of CTA c takes blocks (c n + i) kThreads + t, i < n, so each
+  // load instruction of a warp covers consecutive blocks; every block's
+  // loads are issued before any block's arithmetic. A block past the
+  // grid's end or in the blocked layout's padding loads a real block
+  // (clamped indices) and stores nothing of it.
+  IV tid(b, loc, gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+  IV cta(b, loc, gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+  Value batch = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  SmallVector<IV> indices, rows, colsOf;
+  SmallVector<LoadedValues> loaded;
+  for (int64_t i = 0; i < n; ++i) {
+    IV index = cta * (n * kThreads) + (tid + i * kThreads);
+    IV row = index / grid.cols, col = index % grid.cols;
+    IV loadRow = exact && !padded ? row : vminu(row, s.rows - 1);
+    IV loadCol = padded ? vminu(col, cols - 1) : col;
+    indices.push_back(index);
+    rows.push_back(row);
+    colsOf.push_back(col);
+    loaded.push_back(
+        loadValues(b, loc, input, batch, loadRow, loadCol * block, block));
+  }
+  Value gs = o.f32(1.0f);
+  if (op.getGlobalScale())
+    gs = memref::LoadOp::create(b, loc, entry.getArgument(3), ValueRange{});
+  for (int64_t i = 0; i < n; ++i) {
+    OpBuilder::InsertionGuard blockGuard(b);
+    if (!exact) {
+      auto inGrid = scf::IfOp::create(
+          b, loc, vult(indices[i], grid.total()), /*withElse=*/false);
+      b.setInsertionPointToStart(inGrid.thenBlock());
+    }
+    if (padded) {
+      // Padding of the blocked layout: a zero scale byte, no codes.
+      Value inside = arith::AndIOp::create(b, loc, vult(rows[i], s.rows),
+                                           vult(colsOf[i], cols));
+      auto ifInside = scf::IfOp::create(b, loc, inside, /*withElse=*/true);
+      b.setInsertionPointToStart(ifInside.elseBlock());
+      buildStoreScaleBits(
+          b, loc, arith::ConstantIntOp::create(b, loc, 0, 8), scales,
+          buildScaleIndices(b, loc, op.getLayout(), /*isVector=*/false,
+                            batch, rows[i], colsOf[i]));
+      b.setInsertionPointToStart(ifInside.thenBlock());
+    }
+    quantizeBlock(b, loc, op, data, scales, loaded[i], gs, batch, rows[i],
+                  colsOf[i]);
+  }
   b.setInsertionPointToEnd(&entry);
   gpu::ReturnOp::create(b, loc);
 }
@@ -497,7 +547,8 @@ struct QuantizeToGPU : public OpRewritePattern<QuantizeOp> {
       return failure();
     ValuesShape s = valuesShape(op.getInput());
     QuantizeGrid grid = quantizeGrid(op);
-    int64_t gridX = lay::ceilDiv(grid.total(), kThreads);
+    int64_t gridX =
+        lay::ceilDiv(grid.total(), kThreads * blocksPerThread(op));
     if (failed(checkGridSize(op, gridX, s.l)))
       return failure();
     auto module = op->getParentOfType<ModuleOp>();
@@ -533,9 +584,10 @@ struct QuantizeToGPU : public OpRewritePattern<QuantizeOp> {
                        typeName(element) + (twoLevel ? "_2l" : "");
     gpu::GPUFuncOp kernel =
         createBufferKernel(rewriter, module, loc, name, chip, args, kThreads);
-    if (op.getFormat() == ScaleFormat::NVFP4)
-      kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
-                      rewriter.getI32IntegerAttr(kNvfp4QuantizeMaxRegisters));
+    if (blocksPerThread(op) == 2)
+      kernel->setAttr(
+          NVVM::NVVMDialect::getMaxnregAttrName(),
+          rewriter.getI32IntegerAttr(kTwoBlockQuantizeMaxRegisters));
     buildQuantizeBody(rewriter, kernel, op);
     launchQuantizer(rewriter, op, kernel, chip, schema::Op::Quantize, gridX,
                     args);

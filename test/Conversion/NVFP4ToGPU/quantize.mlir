@@ -17,8 +17,9 @@
 // CHECK-NOT: scale_format
 // CHECK-SAME: op = "quantize_global_scale", params = ["input", "global_scale"]
 // CHECK: gpu.launch_func @[[Q:nvfp4_quantize_130x64x2_nvfp4_blocked128x4_bf16_2l]]::@[[Q]]
-// 130 rows padded to 256, 4 scale columns to 4: 1024 threads a batch.
-// CHECK-SAME: blocks in (%c4, %c2,
+// 130 rows padded to 256, 4 scale columns to 4: 1024 blocks a batch, two
+// a thread (16-bit NVFP4 input), 512 a CTA.
+// CHECK-SAME: blocks in (%c2, %c2{{(_[0-9]+)?}},
 // CHECK-SAME: global_scale = true
 // CHECK-SAME: input = "bf16"
 // CHECK-SAME: params = ["input", "data", "scales", "global_scale"]
@@ -75,12 +76,24 @@ func.func @dequantize(%q: memref<1x4x16xi8>, %s: memref<1x4x2xf8E4M3FN>,
 // CHECK: memref.store {{.*}} : memref<f32>
 // CHECK-COUNT-2: memref.store {{.*}} : memref<1xi32, #gpu.address_space<global>>
 
-// A thread loads its block in 16-byte vectors, stores 8 bytes of codes, and
-// at a padding position of the blocked layout only a zero scale byte.
+// A thread loads its two blocks in 16-byte vectors (clamped indices, so
+// also at padding positions), then for each stores a scale byte and 8 bytes
+// of codes, or at a padding position of the blocked layout only a zero
+// scale byte. The registers are capped for two blocks.
 // CHECK: gpu.module @[[Q]]
-// CHECK: scf.if
-// CHECK-COUNT-2: vector.load {{.*}} {alignment = 16 : i64} : memref<2x130x64xbf16>, vector<8xbf16>
+// CHECK: gpu.func @[[Q]]
+// CHECK-SAME: nvvm.maxnreg = 56
+// CHECK-COUNT-4: vector.load {{.*}} {alignment = 16 : i64} : memref<2x130x64xbf16>, vector<8xbf16>
 // CHECK: memref.load {{.*}} : memref<f32>
+// CHECK: scf.if {{.*}} {
+// CHECK-NOT: scf.if
+// CHECK: memref.store {{.*}} : memref<2x2x1x512xf8E4M3FN>
+// CHECK: vector.store {{.*}} {alignment = 8 : i64} : memref<2x130x32xi8>, vector<8xi8>
+// CHECK-NEXT: } else {
+// CHECK: memref.store {{.*}} : memref<2x2x1x512xf8E4M3FN>
+// CHECK-NEXT: }
+// CHECK: scf.if {{.*}} {
+// CHECK-NOT: scf.if
 // CHECK: memref.store {{.*}} : memref<2x2x1x512xf8E4M3FN>
 // CHECK: vector.store {{.*}} {alignment = 8 : i64} : memref<2x130x32xi8>, vector<8xi8>
 // CHECK-NEXT: } else {
