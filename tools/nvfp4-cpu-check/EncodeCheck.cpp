@@ -3,10 +3,10 @@
 // The quantizers' e2m1 encoder (buildQuantizeMagnitudes and the sign
 // nibbles) rounds by a magic-number addition rather than by comparisons, so
 // its ties and saturation are checked against formats::encodeE2M1 element
-// by element, where a mistake would hide: every f32 within 4096 ulps of each grid value and each
-// midpoint, and random values of the whole [-6, 6] range. A block whose
-// first element is 6 has scale 1 and inv 1, so the kernel encodes the
-// other fifteen values unchanged.
+// by element, where a mistake would hide: every f32 within 4096 ulps of each
+// grid value and each midpoint, and random values of the whole [-6, 6] range. A
+// block whose first element is 6 has scale 1 and inv 1, so the kernel encodes
+// the other fifteen values unchanged.
 //
 //===----------------------------------------------------------------------===//
 
@@ -104,8 +104,8 @@ void nvfp4::cpucheck::checkE4M3ScaleEncoder(Stats &stats) {
     double hi = formats::decodeE4M3FN(static_cast<uint8_t>(code + 1));
     for (double anchor : {lo, (lo + hi) / 2, hi})
       for (int64_t d = -kUlps; d <= kUlps; ++d) {
-        float t = bitsToFloat(static_cast<uint32_t>(
-            floatToBits(static_cast<float>(anchor)) + d));
+        float t = bitsToFloat(
+            static_cast<uint32_t>(floatToBits(static_cast<float>(anchor)) + d));
         if (t >= 0.0f)
           maxima.push_back(6.0f * t);
       }

@@ -172,10 +172,9 @@ void nvfp4::cpucheck::checkDequantizeGlobalScales(Stats &stats,
       data[r * k / 2 + j] = static_cast<uint8_t>(2 * j | (2 * j + 1) << 4);
   }
   std::vector<float> globalScales = {
-      0x1p-149f, 0x1p-126f, 0x1.8p-120f,  0x1p-100f, 3e-30f,
-      0.45692527f, 1.0f,    -2.5f,        0x1p100f,  3e30f,
-      0x1p120f,  0x1.fffffep127f, 0.0f,  -0.0f,     INFINITY,
-      -INFINITY, NAN};
+      0x1p-149f, 0x1p-126f, 0x1.8p-120f, 0x1p-100f, 3e-30f,   0.45692527f,
+      1.0f,      -2.5f,     0x1p100f,    3e30f,     0x1p120f, 0x1.fffffep127f,
+      0.0f,      -0.0f,     INFINITY,    -INFINITY, NAN};
   std::uniform_int_distribution<uint32_t> anyBits;
   for (int i = 0; i < 48; ++i) {
     uint32_t bits = anyBits(rng);

@@ -85,8 +85,8 @@ Value mlir::nvfp4::buildEncodeE4M3FN(OpBuilder &b, Location loc, Value x) {
   // Subnormal range (< 2^-6): units of 2^-9 rounded to nearest even by
   // adding 2^23 (one rounding of the exact |x| * 512 + 2^23); the sum's low
   // bits are the code, no float-to-integer conversion needed.
-  Value biased = LLVM::FMAOp::create(b, loc, absX, o.f32(512.0f),
-                                     o.f32(8388608.0f));
+  Value biased =
+      LLVM::FMAOp::create(b, loc, absX, o.f32(512.0f), o.f32(8388608.0f));
   Value subCode = o.sub(o.asI32(biased), o.i32(0x4B000000));
   // Normal range: round the f32 mantissa to 3 bits (ties to even) and rebias
   // the exponent from 127 to 7.

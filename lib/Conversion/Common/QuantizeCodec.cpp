@@ -33,8 +33,8 @@ Value buildDivideBySix(OpBuilder &b, Location loc, Value x) {
   ScalarOps o{b, loc};
   Value sixth = o.f32(1.0f / 6.0f);
   Value q = arith::MulFOp::create(b, loc, x, sixth);
-  Value residual = LLVM::FMAOp::create(
-      b, loc, arith::NegFOp::create(b, loc, q), o.f32(6.0f), x);
+  Value residual = LLVM::FMAOp::create(b, loc, arith::NegFOp::create(b, loc, q),
+                                       o.f32(6.0f), x);
   return LLVM::FMAOp::create(b, loc, residual, sixth, q);
 }
 
@@ -95,16 +95,16 @@ Value mlir::nvfp4::buildQuantizeMagnitudes(OpBuilder &b, Location loc,
     int64_t nibble = int64_t(1) << (4 * i);
     Value product = arith::MulFOp::create(b, loc, x, q.multiplier);
     // |x| by clearing the sign bit (the GPU lowering takes no fabs).
-    Value v = buildMinNum(
-        b, loc, o.asF32(o.andi(o.asI32(product), 0x7FFFFFFF)), o.f32(6.0f));
+    Value v = buildMinNum(b, loc, o.asF32(o.andi(o.asI32(product), 0x7FFFFFFF)),
+                          o.f32(6.0f));
     Value field =
         arith::MaxSIOp::create(b, loc, o.shr(o.asI32(v), 23), o.i32(127));
     Value magic = o.add(o.shl(field, 23), o.i32(0x0B400000));
     Value sum = arith::AddFOp::create(b, loc, v, o.asF32(magic));
-    Value term = o.add(
-        arith::MulIOp::create(b, loc, o.asI32(sum), wrap(nibble)),
-        arith::MulIOp::create(b, loc, field,
-                              wrap((2 - (int64_t(1) << 23)) * nibble)));
+    Value term =
+        o.add(arith::MulIOp::create(b, loc, o.asI32(sum), wrap(nibble)),
+              arith::MulIOp::create(b, loc, field,
+                                    wrap((2 - (int64_t(1) << 23)) * nibble)));
     word = word ? o.add(word, term) : term;
     constant -= (0x0B400000 + 254) * nibble;
   }
@@ -174,9 +174,9 @@ Value buildDivideToOddInF64(OpBuilder &b, Location loc, Value x, Value gs) {
                                   arith::ExtFOp::create(b, loc, f64, gs));
   Value nearest = arith::TruncFOp::create(b, loc, b.getF32Type(), q);
   Value back = arith::ExtFOp::create(b, loc, f64, nearest);
-  return o.asF32(buildRoundToOdd(
-      o, o.asI32(nearest), o.cmpf(arith::CmpFPredicate::ONE, back, q),
-      o.cmpf(arith::CmpFPredicate::OGT, back, q)));
+  return o.asF32(buildRoundToOdd(o, o.asI32(nearest),
+                                 o.cmpf(arith::CmpFPredicate::ONE, back, q),
+                                 o.cmpf(arith::CmpFPredicate::OGT, back, q)));
 }
 
 /// x / gs (both f32) as an f32 that rounds to `outType` exactly as the
@@ -192,9 +192,9 @@ Value buildDivideToOddInF64(OpBuilder &b, Location loc, Value x, Value gs) {
 /// which side of q the exact quotient lies. That holds while nothing
 /// under- or overflows, which 2^-100 <= |q| < 2^100 ensures for the
 /// products of e2m1 values and e4m3 scales; zero x gives x r, the signed
-/// zero or NaN of the division while r is finite. Other quotients (near under- or overflow,
-/// a zero or non-finite gs) take a division: f32 for f32 output, f64
-/// narrowed to odd for 16-bit output, a branch that data within the
+/// zero or NaN of the division while r is finite. Other quotients (near under-
+/// or overflow, a zero or non-finite gs) take a division: f32 for f32 output,
+/// f64 narrowed to odd for 16-bit output, a branch that data within the
 /// formats' range never takes.
 Value buildDivideOnce(OpBuilder &b, Location loc, Value x, Value gs,
                       Type outType) {
@@ -213,8 +213,8 @@ Value buildDivideOnce(OpBuilder &b, Location loc, Value x, Value gs,
   // x r is the signed zero (or NaN) x / gs is unless r overflowed.
   Value zero = arith::AndIOp::create(
       b, loc, o.cmpf(arith::CmpFPredicate::OEQ, x, o.f32(0.0f)),
-      o.cmpf(arith::CmpFPredicate::OLT,
-             o.asF32(o.andi(o.asI32(r), 0x7FFFFFFF)), o.f32(std::numeric_limits<float>::infinity())));
+      o.cmpf(arith::CmpFPredicate::OLT, o.asF32(o.andi(o.asI32(r), 0x7FFFFFFF)),
+             o.f32(std::numeric_limits<float>::infinity())));
   Value fast = arith::OrIOp::create(b, loc, inRange, zero);
   auto ifFast = scf::IfOp::create(b, loc, TypeRange{b.getF32Type()}, fast,
                                   /*withElseRegion=*/true);

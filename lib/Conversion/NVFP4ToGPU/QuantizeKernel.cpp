@@ -281,10 +281,9 @@ void quantizeBlock(OpBuilder &b, Location loc, QuantizeOp op, Value data,
   int64_t block = getBlockSize(format);
   BlockQuantizer q =
       buildBlockQuantizer(b, loc, format, blockMaxAbs(b, loc, loaded), gs);
-  buildStoreScaleBits(
-      b, loc, q.scaleBits, scales,
-      buildScaleIndices(b, loc, op.getLayout(), /*isVector=*/false, batch,
-                        row, col));
+  buildStoreScaleBits(b, loc, q.scaleBits, scales,
+                      buildScaleIndices(b, loc, op.getLayout(),
+                                        /*isVector=*/false, batch, row, col));
   // A word of eight codes at a time; the zero test once a word.
   Value keep = buildKeepMask(b, loc, q);
   bool pairs = !elementType(op.getInput()).isF32();
@@ -348,8 +347,8 @@ void buildQuantizeBody(OpBuilder &b, gpu::GPUFuncOp kernel, QuantizeOp op) {
   for (int64_t i = 0; i < n; ++i) {
     OpBuilder::InsertionGuard blockGuard(b);
     if (!exact) {
-      auto inGrid = scf::IfOp::create(
-          b, loc, vult(indices[i], grid.total()), /*withElse=*/false);
+      auto inGrid = scf::IfOp::create(b, loc, vult(indices[i], grid.total()),
+                                      /*withElse=*/false);
       b.setInsertionPointToStart(inGrid.thenBlock());
     }
     if (padded) {
@@ -360,8 +359,8 @@ void buildQuantizeBody(OpBuilder &b, gpu::GPUFuncOp kernel, QuantizeOp op) {
       b.setInsertionPointToStart(ifInside.elseBlock());
       buildStoreScaleBits(
           b, loc, arith::ConstantIntOp::create(b, loc, 0, 8), scales,
-          buildScaleIndices(b, loc, op.getLayout(), /*isVector=*/false,
-                            batch, rows[i], colsOf[i]));
+          buildScaleIndices(b, loc, op.getLayout(), /*isVector=*/false, batch,
+                            rows[i], colsOf[i]));
       b.setInsertionPointToStart(ifInside.thenBlock());
     }
     quantizeBlock(b, loc, op, data, scales, loaded[i], gs, batch, rows[i],
@@ -547,8 +546,7 @@ struct QuantizeToGPU : public OpRewritePattern<QuantizeOp> {
       return failure();
     ValuesShape s = valuesShape(op.getInput());
     QuantizeGrid grid = quantizeGrid(op);
-    int64_t gridX =
-        lay::ceilDiv(grid.total(), kThreads * blocksPerThread(op));
+    int64_t gridX = lay::ceilDiv(grid.total(), kThreads * blocksPerThread(op));
     if (failed(checkGridSize(op, gridX, s.l)))
       return failure();
     auto module = op->getParentOfType<ModuleOp>();

@@ -37,7 +37,8 @@ Value absF(OpBuilder &b, Location loc, Value x) {
                                   arith::AndIOp::create(b, loc, bits, mask));
 }
 
-/// max |x| over x[l, r, first .. first + count) (maxNum: a NaN is never the maximum).
+/// max |x| over x[l, r, first .. first + count) (maxNum: a NaN is never the
+/// maximum).
 Value buildBlockAmax(OpBuilder &b, Location loc, Value input, Value l, Value r,
                      Value first, Value count) {
   Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
