@@ -23,6 +23,28 @@ std::string quantizeName(const char *op, const QuantizeVariant &v, int64_t rows,
               (long long)rows, (long long)k, (long long)l);
 }
 
+/// Runs the compiled dequantize on `data` and `scales` and reports whether
+/// every output is ref::dequantize correctly rounded to `out`.
+void checkDequantizeOf(Stats &stats, ScaleFormat format, ScaleLayout layout,
+                       bool withGs, ElementType out, std::vector<uint8_t> &data,
+                       std::vector<uint8_t> &scales, float gs, int64_t rows,
+                       int64_t k, int64_t l, const std::string &what) {
+  std::vector<uint8_t> y =
+      runDequantize(format, layout, withGs, out, data, scales, gs, rows, k, l);
+  stats.damage(y, ref::elementBytes(out));
+  std::vector<double> want = ref::dequantize(format, layout, data.data(),
+                                             scales.data(), gs, rows, k, l);
+  ref::Comparison cmp = ref::compare(out, y.data(), want, 0.0, 0.0);
+  std::string detail = "correctly rounded";
+  if (!cmp.ok()) {
+    int64_t i = std::max<int64_t>(cmp.firstMismatch, 0);
+    detail = strf("%lld NaN; element %lld is %.9g, reference %.17g",
+                  (long long)cmp.nanCount, (long long)i,
+                  ref::readOutput(out, y.data(), i), want[i]);
+  }
+  stats.report(cmp.ok(), what, detail);
+}
+
 } // namespace
 
 /// quantize(x) equals ref::quantize(x) byte for byte, and dequantizing it
@@ -135,26 +157,12 @@ void nvfp4::cpucheck::checkDequantize(Stats &stats, std::mt19937_64 &rng,
                                       int64_t rows, int64_t k, int64_t l) {
   ref::DequantizeInputs in =
       ref::generateDequantizeInputs(format, layout, withGs, rows, k, l, rng());
-  std::vector<uint8_t> &data = in.data, &scales = in.scales;
-  const float gs = in.globalScale;
-  std::vector<uint8_t> y =
-      runDequantize(format, layout, withGs, out, data, scales, gs, rows, k, l);
-  stats.damage(y, ref::elementBytes(out));
-  std::vector<double> want = ref::dequantize(format, layout, data.data(),
-                                             scales.data(), gs, rows, k, l);
-  ref::Comparison cmp = ref::compare(out, y.data(), want, 0.0, 0.0);
-  std::string what =
-      strf("dequantize %s%s %s %-4s rows=%lld K=%lld L=%lld", name(format),
-           withGs ? " gs" : "", name(layout), name(out), (long long)rows,
-           (long long)k, (long long)l);
-  std::string detail = "correctly rounded";
-  if (!cmp.ok()) {
-    int64_t i = std::max<int64_t>(cmp.firstMismatch, 0);
-    detail = strf("%lld NaN; element %lld is %.9g, reference %.17g",
-                  (long long)cmp.nanCount, (long long)i,
-                  ref::readOutput(out, y.data(), i), want[i]);
-  }
-  stats.report(cmp.ok(), what, detail);
+  checkDequantizeOf(stats, format, layout, withGs, out, in.data, in.scales,
+                    in.globalScale, rows, k, l,
+                    strf("dequantize %s%s %s %-4s rows=%lld K=%lld L=%lld",
+                         name(format), withGs ? " gs" : "", name(layout),
+                         name(out), (long long)rows, (long long)k,
+                         (long long)l));
 }
 
 /// dequantize with a global scale over every (code, scale byte) pair, for
@@ -195,27 +203,12 @@ void nvfp4::cpucheck::checkDequantizeGlobalScales(Stats &stats,
       globalScales.push_back(static_cast<float>(x / midpoint));
     }
   for (ElementType out : {ElementType::F16, ElementType::BF16})
-    for (float gs : globalScales) {
-      std::vector<uint8_t> y =
-          runDequantize(ScaleFormat::NVFP4, ScaleLayout::Linear, true, out,
-                        data, scales, gs, rows, k, 1);
-      stats.damage(y, ref::elementBytes(out));
-      std::vector<double> want =
-          ref::dequantize(ScaleFormat::NVFP4, ScaleLayout::Linear, data.data(),
-                          scales.data(), gs, rows, k, 1);
-      ref::Comparison cmp = ref::compare(out, y.data(), want, 0.0, 0.0);
-      std::string detail = "correctly rounded";
-      if (!cmp.ok()) {
-        int64_t i = std::max<int64_t>(cmp.firstMismatch, 0);
-        detail = strf("element %lld is %.9g, reference %.17g", (long long)i,
-                      ref::readOutput(out, y.data(), i), want[i]);
-      }
-      stats.report(cmp.ok(),
-                   strf("dequantize nvfp4 gs=%a linear %-4s, every code and "
-                        "scale",
-                        gs, name(out)),
-                   detail);
-    }
+    for (float gs : globalScales)
+      checkDequantizeOf(stats, ScaleFormat::NVFP4, ScaleLayout::Linear, true,
+                        out, data, scales, gs, rows, k, 1,
+                        strf("dequantize nvfp4 gs=%a linear %-4s, every code "
+                             "and scale",
+                             gs, name(out)));
 }
 
 /// quantize(dequantize(q)) == q when q is representable: every block holds

@@ -94,9 +94,7 @@ Value mlir::nvfp4::buildQuantizeMagnitudes(OpBuilder &b, Location loc,
   for (auto [i, x] : llvm::enumerate(xs)) {
     int64_t nibble = int64_t(1) << (4 * i);
     Value product = arith::MulFOp::create(b, loc, x, q.multiplier);
-    // |x| by clearing the sign bit (the GPU lowering takes no fabs).
-    Value v = buildMinNum(b, loc, o.asF32(o.andi(o.asI32(product), 0x7FFFFFFF)),
-                          o.f32(6.0f));
+    Value v = buildMinNum(b, loc, o.absf(product), o.f32(6.0f));
     Value field =
         arith::MaxSIOp::create(b, loc, o.shr(o.asI32(v), 23), o.i32(127));
     Value magic = o.add(o.shl(field, 23), o.i32(0x0B400000));
@@ -206,14 +204,14 @@ Value buildDivideOnce(OpBuilder &b, Location loc, Value x, Value gs,
   Value r = arith::DivFOp::create(b, loc, o.f32(1.0f), gs);
   Value q0 = arith::MulFOp::create(b, loc, x, r);
   Value q = fma(fma(neg(q0), gs, x), r, q0);
-  Value absQ = o.asF32(o.andi(o.asI32(q), 0x7FFFFFFF));
+  Value absQ = o.absf(q);
   Value inRange = arith::AndIOp::create(
       b, loc, o.cmpf(arith::CmpFPredicate::OGE, absQ, o.f32(0x1p-100f)),
       o.cmpf(arith::CmpFPredicate::OLT, absQ, o.f32(0x1p100f)));
   // x r is the signed zero (or NaN) x / gs is unless r overflowed.
   Value zero = arith::AndIOp::create(
       b, loc, o.cmpf(arith::CmpFPredicate::OEQ, x, o.f32(0.0f)),
-      o.cmpf(arith::CmpFPredicate::OLT, o.asF32(o.andi(o.asI32(r), 0x7FFFFFFF)),
+      o.cmpf(arith::CmpFPredicate::OLT, o.absf(r),
              o.f32(std::numeric_limits<float>::infinity())));
   Value fast = arith::OrIOp::create(b, loc, inRange, zero);
   auto ifFast = scf::IfOp::create(b, loc, TypeRange{b.getF32Type()}, fast,

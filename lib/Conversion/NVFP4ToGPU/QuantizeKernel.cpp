@@ -204,11 +204,10 @@ Value blockMaxAbs(OpBuilder &b, Location loc, const LoadedValues &loaded) {
 }
 
 Value maxAbs(OpBuilder &b, Location loc, ArrayRef<Value> xs) {
-  // |x| by clearing the sign bit (the NVVM lowering takes no fabs).
   ScalarOps o{b, loc};
   SmallVector<Value> level;
   for (Value x : xs)
-    level.push_back(o.asF32(o.andi(o.asI32(x), 0x7FFFFFFF)));
+    level.push_back(o.absf(x));
   while (level.size() > 1) {
     SmallVector<Value> next;
     for (size_t i = 0; i + 1 < level.size(); i += 2)

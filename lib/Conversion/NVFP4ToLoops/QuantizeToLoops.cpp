@@ -7,6 +7,7 @@
 
 #include "nvfp4/Conversion/Common/Codec.h"
 #include "nvfp4/Conversion/Common/QuantizeCodec.h"
+#include "nvfp4/Conversion/Common/ScalarOps.h"
 #include "nvfp4/Conversion/NVFP4ToLoops/LoopsCommon.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -30,13 +31,6 @@ Value loadAsF32(OpBuilder &b, Location loc, Value memref, ValueRange iv) {
   return arith::ExtFOp::create(b, loc, b.getF32Type(), v);
 }
 
-Value absF(OpBuilder &b, Location loc, Value x) {
-  Value bits = arith::BitcastOp::create(b, loc, b.getI32Type(), x);
-  Value mask = arith::ConstantIntOp::create(b, loc, 0x7FFFFFFF, 32);
-  return arith::BitcastOp::create(b, loc, b.getF32Type(),
-                                  arith::AndIOp::create(b, loc, bits, mask));
-}
-
 /// max |x| over x[l, r, first .. first + count) (maxNum: a NaN is never the
 /// maximum).
 Value buildBlockAmax(OpBuilder &b, Location loc, Value input, Value l, Value r,
@@ -47,7 +41,7 @@ Value buildBlockAmax(OpBuilder &b, Location loc, Value input, Value l, Value r,
       b, loc, c0, count, c1, ValueRange{f32Const(b, loc, 0.0f)},
       [&](OpBuilder &b, Location loc, Value i, ValueRange acc) {
         Value k = arith::AddIOp::create(b, loc, first, i);
-        Value x = absF(b, loc, loadAsF32(b, loc, input, {l, r, k}));
+        Value x = ScalarOps{b, loc}.absf(loadAsF32(b, loc, input, {l, r, k}));
         scf::YieldOp::create(b, loc, buildMaxNum(b, loc, acc[0], x));
       });
   return loop.getResult(0);

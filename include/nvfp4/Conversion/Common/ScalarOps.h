@@ -60,6 +60,9 @@ struct ScalarOps {
     return arith::BitcastOp::create(b, loc, b.getI32Type(), f);
   }
   Value boolToI32(Value c) { return zext32(c); }
+  /// |x| of an f32 by clearing the sign bit (the GPU lowering takes no
+  /// fabs).
+  Value absf(Value x) { return asF32(andi(asI32(x), 0x7FFFFFFF)); }
 };
 
 } // namespace mlir::nvfp4
