@@ -7,7 +7,9 @@
 // For each size, a kernel that only streams BYTES once with 16-byte
 // ld.global.nc.L1::no_allocate loads is timed in every launch shape of the
 // sweep (threads per CTA x CTAs per SM x independent loads in flight per
-// thread); the best median is printed as "BYTES MICROSECONDS CONFIG".
+// thread, and grids of one pass: as many CTAs as it takes for every thread
+// to issue its loads once, no loop); the best median is printed as "BYTES
+// MICROSECONDS CONFIG".
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -21,7 +23,7 @@
   do {                                                                         \
     cudaError_t e = (x);                                                       \
     if (e != cudaSuccess) {                                                    \
-      fprintf(stderr, "read_once: %s: %s\n", #x, cudaGetErrorString(e));      \
+      fprintf(stderr, "read_once: %s: %s\n", #x, cudaGetErrorString(e));       \
       exit(1);                                                                 \
     }                                                                          \
   } while (0)
@@ -106,7 +108,7 @@ int main(int argc, char **argv) {
   Kernel kernels[] = {readOnce<1>, readOnce<2>, readOnce<4>, readOnce<8>};
   int loadCounts[] = {1, 2, 4, 8};
   int threadCounts[] = {256, 512, 1024};
-  int ctasPerSm[] = {1, 2, 4, 8, 16};
+  int ctasPerSm[] = {0, 1, 2, 4, 8, 16};
 
   auto timeOnce = [&](Kernel k, int grid, int threads, size_t n16) {
     flushWrite<<<sms * 4, 1024>>>(flush, flushWords, 7);
@@ -142,6 +144,14 @@ int main(int argc, char **argv) {
           if (threads * per > 2048)
             continue;
           int grid = sms * per;
+          // per = 0: one pass (the GEMV kernels' launch shape when a
+          // thread's loads cover its rows at once).
+          if (per == 0) {
+            size_t perCta = size_t(threads) * loadCounts[li];
+            if ((n16 + perCta - 1) / perCta > 0x7fffffff)
+              continue;
+            grid = int((n16 + perCta - 1) / perCta);
+          }
           // Screen with a short run, confirm the best with the full one.
           double t = median(kernels[li], grid, threads, n16, 15);
           if (t < best) {

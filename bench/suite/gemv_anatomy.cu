@@ -1,0 +1,207 @@
+// gemv_anatomy: what a one-vector GEMV's memory traffic costs before any
+// decode, under the protocol of nvfp4-run --bench (cold L2 before every
+// repetition, events around the kernel alone, median).
+//
+//   gemv_anatomy [--flush clean|dirty] [--reps N] MxK...
+//
+// For each NVFP4-linear shape whose rows are 1 or 2 steps of 32 lanes x 16
+// bytes (K = 1024 or 2048) and M a multiple of 16, kernels with the
+// geometry of the generated GEMV (128 threads, 32 lanes a row, 4 rows a
+// thread, every load of a thread issued before any use) read, in turn:
+//   a        the matrix alone;
+//   +scales  also its scales (2 bytes a 16-byte chunk), b and b's scales;
+//   +store   also reduce each row across its 32 lanes and store one f16.
+// None of them decodes: the gap between "+store" and the generated kernel
+// is the decode, the gap between "a" and read_once the geometry.
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#define CHECK(x)                                                               \
+  do {                                                                         \
+    cudaError_t e = (x);                                                       \
+    if (e != cudaSuccess) {                                                    \
+      fprintf(stderr, "gemv_anatomy: %s: %s\n", #x, cudaGetErrorString(e));    \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+
+constexpr int kRowsPerThread = 4, kLanes = 32, kThreads = 128;
+constexpr int kRowsPerCta = kThreads / kLanes * kRowsPerThread;
+
+__device__ __forceinline__ uint4 streamLoad(const uint4 *p) {
+  uint4 v;
+  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(p));
+  return v;
+}
+
+enum Mode { A, Scales, Store };
+
+template <int Steps, Mode M>
+__global__ void __launch_bounds__(kThreads)
+    anatomy(const uint4 *a, const unsigned short *sfa, const uint4 *b,
+            const unsigned short *sfb, __half *c, unsigned *sink) {
+  constexpr int rowChunks = Steps * kLanes;
+  int lane = threadIdx.x % kLanes;
+  int firstRow =
+      blockIdx.x * kRowsPerCta + threadIdx.x / kLanes * kRowsPerThread;
+  uint4 v[kRowsPerThread][Steps];
+  unsigned short s[kRowsPerThread][Steps];
+  uint4 bv[Steps];
+  unsigned short bs[Steps];
+#pragma unroll
+  for (int r = 0; r < kRowsPerThread; ++r)
+#pragma unroll
+    for (int t = 0; t < Steps; ++t)
+      v[r][t] =
+          streamLoad(a + size_t(firstRow + r) * rowChunks + t * kLanes + lane);
+  if (M != A) {
+#pragma unroll
+    for (int t = 0; t < Steps; ++t) {
+      bv[t] = b[t * kLanes + lane];
+      bs[t] = sfb[t * kLanes + lane];
+#pragma unroll
+      for (int r = 0; r < kRowsPerThread; ++r)
+        s[r][t] = sfa[size_t(firstRow + r) * rowChunks + t * kLanes + lane];
+    }
+  }
+  unsigned acc[kRowsPerThread];
+#pragma unroll
+  for (int r = 0; r < kRowsPerThread; ++r) {
+    acc[r] = 0;
+#pragma unroll
+    for (int t = 0; t < Steps; ++t) {
+      acc[r] ^= v[r][t].x ^ v[r][t].y ^ v[r][t].z ^ v[r][t].w;
+      if (M != A)
+        acc[r] ^= s[r][t] ^ bs[t] ^ bv[t].x ^ bv[t].y ^ bv[t].z ^ bv[t].w;
+    }
+  }
+  if (M == Store) {
+#pragma unroll
+    for (int r = 0; r < kRowsPerThread; ++r) {
+      float sum = float(acc[r] & 0xffff);
+#pragma unroll
+      for (int d = kLanes / 2; d > 0; d /= 2)
+        sum += __shfl_xor_sync(0xffffffffu, sum, d);
+      if (lane == 0)
+        c[firstRow + r] = __float2half(sum);
+    }
+    return;
+  }
+  unsigned all = 0;
+#pragma unroll
+  for (int r = 0; r < kRowsPerThread; ++r)
+    all ^= acc[r];
+  if (all == 0x9e3779b9u)
+    *sink = all;
+}
+
+__global__ void flushWrite(unsigned *buf, size_t n, unsigned v) {
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += size_t(gridDim.x) * blockDim.x)
+    buf[i] = v + unsigned(i);
+}
+__global__ void flushRead(const unsigned *buf, size_t n, unsigned *sink) {
+  unsigned acc = 0;
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += size_t(gridDim.x) * blockDim.x)
+    acc ^= buf[i];
+  if (acc == 0x12345678u)
+    *sink = acc;
+}
+
+using Kernel = void (*)(const uint4 *, const unsigned short *, const uint4 *,
+                        const unsigned short *, __half *, unsigned *);
+
+int main(int argc, char **argv) {
+  bool clean = true;
+  int reps = 100;
+  std::vector<std::pair<long, long>> shapes;
+  for (int i = 1; i < argc; ++i) {
+    long m, k;
+    if (!strcmp(argv[i], "--flush") && i + 1 < argc) {
+      clean = !strcmp(argv[++i], "clean");
+    } else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
+      reps = atoi(argv[++i]);
+    } else if (sscanf(argv[i], "%ldx%ld", &m, &k) == 2 && m > 0 &&
+               m % kRowsPerCta == 0 && (k == 1024 || k == 2048)) {
+      shapes.push_back({m, k});
+    } else {
+      fprintf(stderr,
+              "gemv_anatomy: '%s' is not MxK with M a multiple of "
+              "%d and K 1024 or 2048\n",
+              argv[i], kRowsPerCta);
+      return 2;
+    }
+  }
+  if (shapes.empty() || reps < 10) {
+    fprintf(stderr, "usage: gemv_anatomy [--flush clean|dirty] [--reps N>=10] "
+                    "MxK...\n");
+    return 2;
+  }
+  int sms;
+  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  unsigned *sink, *flush;
+  size_t flushWords = (120u << 20) / 4;
+  CHECK(cudaMalloc(&sink, 4));
+  CHECK(cudaMalloc(&flush, flushWords * 4));
+  cudaEvent_t start, stop;
+  CHECK(cudaEventCreate(&start));
+  CHECK(cudaEventCreate(&stop));
+  printf("# gemv_anatomy: %d SMs, flush %s, median of %d, microseconds\n", sms,
+         clean ? "clean" : "dirty", reps);
+  printf("# M K bytes a +scales +store\n");
+  for (auto [m, k] : shapes) {
+    size_t aBytes = size_t(m) * k / 2, sBytes = size_t(m) * k / 16;
+    uint4 *a, *b;
+    unsigned short *sfa, *sfb;
+    __half *c;
+    CHECK(cudaMalloc(&a, aBytes));
+    CHECK(cudaMalloc(&sfa, sBytes));
+    CHECK(cudaMalloc(&b, k / 2));
+    CHECK(cudaMalloc(&sfb, k / 16));
+    CHECK(cudaMalloc(&c, m * 2));
+    CHECK(cudaMemset(a, 1, aBytes));
+    CHECK(cudaMemset(sfa, 1, sBytes));
+    Kernel kernels[3] = {anatomy<1, A>, anatomy<1, Scales>, anatomy<1, Store>};
+    if (k == 2048) {
+      kernels[0] = anatomy<2, A>;
+      kernels[1] = anatomy<2, Scales>;
+      kernels[2] = anatomy<2, Store>;
+    }
+    printf("%ld %ld %zu", m, k, aBytes + sBytes + k / 2 + k / 16);
+    for (Kernel kernel : kernels) {
+      std::vector<double> t;
+      for (int r = 0; r < reps; ++r) {
+        flushWrite<<<sms * 4, 1024>>>(flush, flushWords, 7);
+        if (clean)
+          flushRead<<<sms * 4, 1024>>>(flush, flushWords, sink);
+        CHECK(cudaEventRecord(start));
+        kernel<<<m / kRowsPerCta, kThreads>>>(a, sfa, b, sfb, c, sink);
+        CHECK(cudaEventRecord(stop));
+        CHECK(cudaEventSynchronize(stop));
+        float ms;
+        CHECK(cudaEventElapsedTime(&ms, start, stop));
+        t.push_back(ms * 1000.0);
+      }
+      std::sort(t.begin(), t.end());
+      printf(" %.3f", t[t.size() / 2]);
+    }
+    printf("\n");
+    fflush(stdout);
+    CHECK(cudaFree(a));
+    CHECK(cudaFree(sfa));
+    CHECK(cudaFree(b));
+    CHECK(cudaFree(sfb));
+    CHECK(cudaFree(c));
+  }
+  CHECK(cudaGetLastError());
+  return 0;
+}
