@@ -1,5 +1,6 @@
-// gemv_anatomy: what a one-vector GEMV's memory traffic costs before any
-// decode, under the protocol of nvfp4-run --bench (cold L2 before every
+// gemv_anatomy: what the parts of a one-vector GEMV cost (its memory
+// traffic, its reduction and store, instructions after the data), under the
+// protocol of nvfp4-run --bench (cold L2 before every
 // repetition, events around the kernel alone, median).
 //
 //   gemv_anatomy [--flush clean|dirty] [--reps N] MxK...
@@ -10,9 +11,15 @@
 // thread, every load of a thread issued before any use) read, in turn:
 //   a        the matrix alone;
 //   +scales  also its scales (2 bytes a 16-byte chunk), b and b's scales;
-//   +store   also reduce each row across its 32 lanes and store one f16.
-// None of them decodes: the gap between "+store" and the generated kernel
-// is the decode, the gap between "a" and read_once the geometry.
+//   +store   also reduce each row across its 32 lanes and store one f16;
+//   +work W  also, for each i32 word of a, W dependent rounds of a byte
+//            lookup and a 4-way dot product (prmt and dp4a, the decode's
+//            instructions; about 3 SASS instructions a round with the
+//            copy of the lookup table, docs/benchmarks.md item 15).
+// None of them computes the GEMV: the gap between "+store" and the
+// generated kernel is the decode, the gap between "a" and read_once the
+// geometry, and the slope in W what each instruction a byte costs once the data
+// is there.
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -44,7 +51,7 @@ __device__ __forceinline__ uint4 streamLoad(const uint4 *p) {
 
 enum Mode { A, Scales, Store };
 
-template <int Steps, Mode M>
+template <int Steps, Mode M, int Work = 0>
 __global__ void __launch_bounds__(kThreads)
     anatomy(const uint4 *a, const unsigned short *sfa, const uint4 *b,
             const unsigned short *sfb, __half *c, unsigned *sink) {
@@ -79,6 +86,14 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
     for (int t = 0; t < Steps; ++t) {
       acc[r] ^= v[r][t].x ^ v[r][t].y ^ v[r][t].z ^ v[r][t].w;
+      for (unsigned w : {v[r][t].x, v[r][t].y, v[r][t].z, v[r][t].w}) {
+        int x = int(w);
+#pragma unroll
+        for (int i = 0; i < Work; ++i)
+          x = __dp4a(int(__byte_perm(0x03020100u, 0x0C080604u, unsigned(x))),
+                     int(w), x);
+        acc[r] += unsigned(x);
+      }
       if (M != A)
         acc[r] ^= s[r][t] ^ bs[t] ^ bv[t].x ^ bv[t].y ^ bv[t].z ^ bv[t].w;
     }
@@ -120,6 +135,12 @@ __global__ void flushRead(const unsigned *buf, size_t n, unsigned *sink) {
 using Kernel = void (*)(const uint4 *, const unsigned short *, const uint4 *,
                         const unsigned short *, __half *, unsigned *);
 
+template <int Steps> std::vector<Kernel> kernelsFor() {
+  return {anatomy<Steps, A>,        anatomy<Steps, Scales>,
+          anatomy<Steps, Store>,    anatomy<Steps, Store, 2>,
+          anatomy<Steps, Store, 4>, anatomy<Steps, Store, 8>};
+}
+
 int main(int argc, char **argv) {
   bool clean = true;
   int reps = 100;
@@ -157,7 +178,7 @@ int main(int argc, char **argv) {
   CHECK(cudaEventCreate(&stop));
   printf("# gemv_anatomy: %d SMs, flush %s, median of %d, microseconds\n", sms,
          clean ? "clean" : "dirty", reps);
-  printf("# M K bytes a +scales +store\n");
+  printf("# M K bytes a +scales +store +work2 +work4 +work8\n");
   for (auto [m, k] : shapes) {
     size_t aBytes = size_t(m) * k / 2, sBytes = size_t(m) * k / 16;
     uint4 *a, *b;
@@ -170,12 +191,7 @@ int main(int argc, char **argv) {
     CHECK(cudaMalloc(&c, m * 2));
     CHECK(cudaMemset(a, 1, aBytes));
     CHECK(cudaMemset(sfa, 1, sBytes));
-    Kernel kernels[3] = {anatomy<1, A>, anatomy<1, Scales>, anatomy<1, Store>};
-    if (k == 2048) {
-      kernels[0] = anatomy<2, A>;
-      kernels[1] = anatomy<2, Scales>;
-      kernels[2] = anatomy<2, Store>;
-    }
+    std::vector<Kernel> kernels = k == 1024 ? kernelsFor<1>() : kernelsFor<2>();
     printf("%ld %ld %zu", m, k, aBytes + sBytes + k / 2 + k / 16);
     for (Kernel kernel : kernels) {
       std::vector<double> t;
