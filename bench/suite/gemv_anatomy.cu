@@ -20,34 +20,14 @@
 // generated kernel is the decode, the gap between "a" and read_once the
 // geometry, and the slope in W what each instruction a byte costs once the data
 // is there.
+#include "cold_timer.cuh"
+
 #include <cuda_fp16.h>
-#include <cuda_runtime.h>
 
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <vector>
-
-#define CHECK(x)                                                               \
-  do {                                                                         \
-    cudaError_t e = (x);                                                       \
-    if (e != cudaSuccess) {                                                    \
-      fprintf(stderr, "gemv_anatomy: %s: %s\n", #x, cudaGetErrorString(e));    \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
 
 constexpr int kRowsPerThread = 4, kLanes = 32, kThreads = 128;
 constexpr int kRowsPerCta = kThreads / kLanes * kRowsPerThread;
-
-__device__ __forceinline__ uint4 streamLoad(const uint4 *p) {
-  uint4 v;
-  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];"
-               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-               : "l"(p));
-  return v;
-}
 
 enum Mode { A, Scales, Store };
 
@@ -118,20 +98,6 @@ __global__ void __launch_bounds__(kThreads)
     *sink = all;
 }
 
-__global__ void flushWrite(unsigned *buf, size_t n, unsigned v) {
-  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += size_t(gridDim.x) * blockDim.x)
-    buf[i] = v + unsigned(i);
-}
-__global__ void flushRead(const unsigned *buf, size_t n, unsigned *sink) {
-  unsigned acc = 0;
-  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += size_t(gridDim.x) * blockDim.x)
-    acc ^= buf[i];
-  if (acc == 0x12345678u)
-    *sink = acc;
-}
-
 using Kernel = void (*)(const uint4 *, const unsigned short *, const uint4 *,
                         const unsigned short *, __half *, unsigned *);
 
@@ -167,19 +133,12 @@ int main(int argc, char **argv) {
                     "MxK...\n");
     return 2;
   }
-  int sms;
-  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  unsigned *sink, *flush;
-  size_t flushWords = (120u << 20) / 4;
-  CHECK(cudaMalloc(&sink, 4));
-  CHECK(cudaMalloc(&flush, flushWords * 4));
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
-  printf("# gemv_anatomy: %d SMs, flush %s, median of %d, microseconds\n", sms,
-         clean ? "clean" : "dirty", reps);
+  ColdTimer timer(clean);
+  printf("# gemv_anatomy: %d SMs, flush %s, median of %d, microseconds\n",
+         timer.smCount(), clean ? "clean" : "dirty", reps);
   printf("# M K bytes a +scales +store +work2 +work4 +work8\n");
-  for (auto [m, k] : shapes) {
+  for (const auto &shape : shapes) {
+    long m = shape.first, k = shape.second;
     size_t aBytes = size_t(m) * k / 2, sBytes = size_t(m) * k / 16;
     uint4 *a, *b;
     unsigned short *sfa, *sfb;
@@ -193,23 +152,11 @@ int main(int argc, char **argv) {
     CHECK(cudaMemset(sfa, 1, sBytes));
     std::vector<Kernel> kernels = k == 1024 ? kernelsFor<1>() : kernelsFor<2>();
     printf("%ld %ld %zu", m, k, aBytes + sBytes + k / 2 + k / 16);
-    for (Kernel kernel : kernels) {
-      std::vector<double> t;
-      for (int r = 0; r < reps; ++r) {
-        flushWrite<<<sms * 4, 1024>>>(flush, flushWords, 7);
-        if (clean)
-          flushRead<<<sms * 4, 1024>>>(flush, flushWords, sink);
-        CHECK(cudaEventRecord(start));
-        kernel<<<m / kRowsPerCta, kThreads>>>(a, sfa, b, sfb, c, sink);
-        CHECK(cudaEventRecord(stop));
-        CHECK(cudaEventSynchronize(stop));
-        float ms;
-        CHECK(cudaEventElapsedTime(&ms, start, stop));
-        t.push_back(ms * 1000.0);
-      }
-      std::sort(t.begin(), t.end());
-      printf(" %.3f", t[t.size() / 2]);
-    }
+    for (Kernel kernel : kernels)
+      printf(" %.3f", timer.median(reps, [&] {
+        kernel<<<m / kRowsPerCta, kThreads>>>(a, sfa, b, sfb, c,
+                                              timer.sinkWord());
+      }));
     printf("\n");
     fflush(stdout);
     CHECK(cudaFree(a));

@@ -10,31 +10,10 @@
 // thread, and grids of one pass: as many CTAs as it takes for every thread
 // to issue its loads once, no loop); the best median is printed as "BYTES
 // MICROSECONDS CONFIG".
-#include <cuda_runtime.h>
+#include "cold_timer.cuh"
 
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <string>
-#include <vector>
-
-#define CHECK(x)                                                               \
-  do {                                                                         \
-    cudaError_t e = (x);                                                       \
-    if (e != cudaSuccess) {                                                    \
-      fprintf(stderr, "read_once: %s: %s\n", #x, cudaGetErrorString(e));       \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
-
-__device__ __forceinline__ uint4 streamLoad(const uint4 *p) {
-  uint4 v;
-  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];"
-               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-               : "l"(p));
-  return v;
-}
 
 template <int Loads>
 __global__ void readOnce(const uint4 *data, size_t n, unsigned *sink) {
@@ -58,20 +37,6 @@ __global__ void readOnce(const uint4 *data, size_t n, unsigned *sink) {
     *sink = acc;
 }
 
-__global__ void flushWrite(unsigned *buf, size_t n, unsigned v) {
-  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += size_t(gridDim.x) * blockDim.x)
-    buf[i] = v + unsigned(i);
-}
-__global__ void flushRead(const unsigned *buf, size_t n, unsigned *sink) {
-  unsigned acc = 0;
-  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += size_t(gridDim.x) * blockDim.x)
-    acc ^= buf[i];
-  if (acc == 0x12345678u)
-    *sink = acc;
-}
-
 using Kernel = void (*)(const uint4 *, size_t, unsigned *);
 
 int main(int argc, char **argv) {
@@ -92,42 +57,20 @@ int main(int argc, char **argv) {
                     "BYTES...\n");
     return 2;
   }
-  int sms;
-  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  ColdTimer timer(clean);
+  int sms = timer.smCount();
   size_t maxBytes = *std::max_element(sizes.begin(), sizes.end());
   uint4 *data;
-  unsigned *sink, *flush;
-  size_t flushWords = (120u << 20) / 4;
   CHECK(cudaMalloc(&data, maxBytes + 16));
   CHECK(cudaMemset(data, 1, maxBytes + 16));
-  CHECK(cudaMalloc(&sink, 4));
-  CHECK(cudaMalloc(&flush, flushWords * 4));
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
   Kernel kernels[] = {readOnce<1>, readOnce<2>, readOnce<4>, readOnce<8>};
   int loadCounts[] = {1, 2, 4, 8};
   int threadCounts[] = {256, 512, 1024};
   int ctasPerSm[] = {0, 1, 2, 4, 8, 16};
 
-  auto timeOnce = [&](Kernel k, int grid, int threads, size_t n16) {
-    flushWrite<<<sms * 4, 1024>>>(flush, flushWords, 7);
-    if (clean)
-      flushRead<<<sms * 4, 1024>>>(flush, flushWords, sink);
-    CHECK(cudaEventRecord(start));
-    k<<<grid, threads>>>(data, n16, sink);
-    CHECK(cudaEventRecord(stop));
-    CHECK(cudaEventSynchronize(stop));
-    float ms;
-    CHECK(cudaEventElapsedTime(&ms, start, stop));
-    return ms * 1000.0;
-  };
   auto median = [&](Kernel k, int grid, int threads, size_t n16, int count) {
-    std::vector<double> t;
-    for (int r = 0; r < count; ++r)
-      t.push_back(timeOnce(k, grid, threads, n16));
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
+    return timer.median(
+        count, [&] { k<<<grid, threads>>>(data, n16, timer.sinkWord()); });
   };
 
   printf("# read_once: %d SMs, flush %s, median of %d\n", sms,

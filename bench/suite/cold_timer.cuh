@@ -1,0 +1,91 @@
+// The timing protocol of nvfp4-run --bench for the suite's stand-alone CUDA
+// tools (read_once, gemv_anatomy): L2 made cold before every repetition (a
+// 120 MiB scratch buffer written, and for a clean flush read back), CUDA
+// events around the kernel alone, the median of the repetitions.
+#ifndef NVFP4_BENCH_SUITE_COLD_TIMER_CUH
+#define NVFP4_BENCH_SUITE_COLD_TIMER_CUH
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#define CHECK(x) checkCuda((x), #x)
+
+inline void checkCuda(cudaError_t e, const char *what) {
+  if (e == cudaSuccess)
+    return;
+  fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
+  exit(1);
+}
+
+/// A 16-byte load through the non-coherent path without L1 allocation, as
+/// the generated kernels load a.
+__device__ __forceinline__ uint4 streamLoad(const uint4 *p) {
+  uint4 v;
+  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(p));
+  return v;
+}
+
+__global__ void flushWrite(unsigned *buf, size_t n, unsigned v) {
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += size_t(gridDim.x) * blockDim.x)
+    buf[i] = v + unsigned(i);
+}
+
+__global__ void flushRead(const unsigned *buf, size_t n, unsigned *sink) {
+  unsigned acc = 0;
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += size_t(gridDim.x) * blockDim.x)
+    acc ^= buf[i];
+  if (acc == 0x12345678u)
+    *sink = acc;
+}
+
+class ColdTimer {
+public:
+  explicit ColdTimer(bool clean) : clean(clean) {
+    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    CHECK(cudaMalloc(&sink, 4));
+    CHECK(cudaMalloc(&flush, kFlushWords * 4));
+    CHECK(cudaEventCreate(&start));
+    CHECK(cudaEventCreate(&stop));
+  }
+  int smCount() const { return sms; }
+  /// A word kernels may write when a value they computed must not be
+  /// optimised away.
+  unsigned *sinkWord() const { return sink; }
+
+  /// Median over `reps` launches of `launch()`, each after a flush, in
+  /// microseconds.
+  template <class Launch> double median(int reps, Launch launch) {
+    std::vector<double> t;
+    for (int r = 0; r < reps; ++r) {
+      flushWrite<<<sms * 4, 1024>>>(flush, kFlushWords, 7);
+      if (clean)
+        flushRead<<<sms * 4, 1024>>>(flush, kFlushWords, sink);
+      CHECK(cudaEventRecord(start));
+      launch();
+      CHECK(cudaEventRecord(stop));
+      CHECK(cudaEventSynchronize(stop));
+      float ms;
+      CHECK(cudaEventElapsedTime(&ms, start, stop));
+      t.push_back(ms * 1000.0);
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+  }
+
+private:
+  static constexpr size_t kFlushWords = (size_t(120) << 20) / 4;
+  bool clean;
+  int sms = 0;
+  unsigned *sink = nullptr, *flush = nullptr;
+  cudaEvent_t start, stop;
+};
+
+#endif // NVFP4_BENCH_SUITE_COLD_TIMER_CUH
