@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <utility>
 #include <vector>
 
 #define CHECK(x) checkCuda((x), #x)
@@ -87,5 +89,42 @@ private:
   unsigned *sink = nullptr, *flush = nullptr;
   cudaEvent_t start, stop;
 };
+
+/// The command line of the tools that take shapes: [--flush clean|dirty]
+/// [--reps N] MxK..., each shape accepted by `valid(m, k)`; anything else
+/// ends the program with a one-line message (`rule` says what a shape must
+/// be) and status 2.
+struct ShapeArgs {
+  bool clean = true;
+  int reps = 100;
+  std::vector<std::pair<long, long>> shapes;
+};
+
+template <class Valid>
+ShapeArgs parseShapeArgs(int argc, char **argv, const char *tool,
+                         const char *rule, Valid valid) {
+  ShapeArgs args;
+  for (int i = 1; i < argc; ++i) {
+    long m, k;
+    char rest;
+    if (!strcmp(argv[i], "--flush") && i + 1 < argc) {
+      args.clean = !strcmp(argv[++i], "clean");
+    } else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
+      args.reps = atoi(argv[++i]);
+    } else if (sscanf(argv[i], "%ldx%ld%c", &m, &k, &rest) == 2 && m > 0 &&
+               valid(m, k)) {
+      args.shapes.push_back({m, k});
+    } else {
+      fprintf(stderr, "%s: '%s' is not MxK with %s\n", tool, argv[i], rule);
+      exit(2);
+    }
+  }
+  if (args.shapes.empty() || args.reps < 10) {
+    fprintf(stderr, "usage: %s [--flush clean|dirty] [--reps N>=10] MxK...\n",
+            tool);
+    exit(2);
+  }
+  return args;
+}
 
 #endif // NVFP4_BENCH_SUITE_COLD_TIMER_CUH

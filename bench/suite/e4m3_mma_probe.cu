@@ -156,38 +156,20 @@ static double e4m3(unsigned byte) {
 }
 
 int main(int argc, char **argv) {
-  bool clean = true;
-  int reps = 100;
-  std::vector<std::pair<long, long>> shapes;
-  for (int i = 1; i < argc; ++i) {
-    long m, k;
-    if (!strcmp(argv[i], "--flush") && i + 1 < argc) {
-      clean = !strcmp(argv[++i], "clean");
-    } else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
-      reps = atoi(argv[++i]);
-    } else if (sscanf(argv[i], "%ldx%ld", &m, &k) == 2 && m > 0 &&
-               m % 32 == 0 && (k == 1024 || k == 2048 || k == 4096)) {
-      shapes.push_back({m, k});
-    } else {
-      fprintf(stderr,
-              "e4m3_mma_probe: '%s' is not MxK with M a multiple of 32 and K "
-              "1024, 2048 or 4096\n",
-              argv[i]);
-      return 2;
-    }
-  }
-  if (shapes.empty() || reps < 10) {
-    fprintf(stderr, "usage: e4m3_mma_probe [--flush clean|dirty] "
-                    "[--reps N>=10] MxK...\n");
-    return 2;
-  }
+  ShapeArgs args = parseShapeArgs(
+      argc, argv, "e4m3_mma_probe",
+      "M a multiple of 32 and K 1024, 2048 or 4096", [](long m, long k) {
+        return m % 32 == 0 && (k == 1024 || k == 2048 || k == 4096);
+      });
+  bool clean = args.clean;
+  int reps = args.reps;
   ColdTimer timer(clean);
   const unsigned seed = 20261201;
   printf("# e4m3_mma_probe: %d SMs, flush %s, median of %d, seed %u\n",
          timer.smCount(), clean ? "clean" : "dirty", reps, seed);
   printf("# M K variant microseconds max_error/bound status\n");
   int status = 0;
-  for (const auto &shape : shapes) {
+  for (const auto &shape : args.shapes) {
     long m = shape.first, k = shape.second;
     size_t rowBytes = k / 2, aBytes = m * rowBytes, sBytes = aBytes / 8;
     // Codes of every value; scales 2^-6..2^2 (e4m3 exponents 1..9).

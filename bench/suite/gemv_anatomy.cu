@@ -108,36 +108,18 @@ template <int Steps> std::vector<Kernel> kernelsFor() {
 }
 
 int main(int argc, char **argv) {
-  bool clean = true;
-  int reps = 100;
-  std::vector<std::pair<long, long>> shapes;
-  for (int i = 1; i < argc; ++i) {
-    long m, k;
-    if (!strcmp(argv[i], "--flush") && i + 1 < argc) {
-      clean = !strcmp(argv[++i], "clean");
-    } else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
-      reps = atoi(argv[++i]);
-    } else if (sscanf(argv[i], "%ldx%ld", &m, &k) == 2 && m > 0 &&
-               m % kRowsPerCta == 0 && (k == 1024 || k == 2048)) {
-      shapes.push_back({m, k});
-    } else {
-      fprintf(stderr,
-              "gemv_anatomy: '%s' is not MxK with M a multiple of "
-              "%d and K 1024 or 2048\n",
-              argv[i], kRowsPerCta);
-      return 2;
-    }
-  }
-  if (shapes.empty() || reps < 10) {
-    fprintf(stderr, "usage: gemv_anatomy [--flush clean|dirty] [--reps N>=10] "
-                    "MxK...\n");
-    return 2;
-  }
+  ShapeArgs args = parseShapeArgs(
+      argc, argv, "gemv_anatomy", "M a multiple of 16 and K 1024 or 2048",
+      [](long m, long k) {
+        return m % kRowsPerCta == 0 && (k == 1024 || k == 2048);
+      });
+  bool clean = args.clean;
+  int reps = args.reps;
   ColdTimer timer(clean);
   printf("# gemv_anatomy: %d SMs, flush %s, median of %d, microseconds\n",
          timer.smCount(), clean ? "clean" : "dirty", reps);
   printf("# M K bytes a +scales +store +work2 +work4 +work8\n");
-  for (const auto &shape : shapes) {
+  for (const auto &shape : args.shapes) {
     long m = shape.first, k = shape.second;
     size_t aBytes = size_t(m) * k / 2, sBytes = size_t(m) * k / 16;
     uint4 *a, *b;
