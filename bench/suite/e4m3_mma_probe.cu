@@ -16,9 +16,8 @@
 // kernel's. The CTA's warps split K. Each kernel is checked against a
 // float64 host reference (seeded codes and scales over their whole range,
 // outputs poisoned first) and timed under the protocol of nvfp4-run --bench.
-#include "cold_timer.cuh"
+#include "gemv_buffers.cuh"
 
-#include <cuda_fp16.h>
 #include <cuda_fp8.h>
 
 #include <cmath>
@@ -171,11 +170,13 @@ int main(int argc, char **argv) {
   int status = 0;
   for (const auto &shape : args.shapes) {
     long m = shape.first, k = shape.second;
-    size_t rowBytes = k / 2, aBytes = m * rowBytes, sBytes = aBytes / 8;
+    GemvBuffers buf(m, k);
+    size_t rowBytes = buf.bBytes(), aBytes = buf.aBytes(),
+           sBytes = buf.sfaBytes();
     // Codes of every value; scales 2^-6..2^2 (e4m3 exponents 1..9).
     std::mt19937 rng(seed);
     std::vector<unsigned char> ha(aBytes), hsa(sBytes), hb(rowBytes),
-        hsb(rowBytes / 8);
+        hsb(buf.sfbBytes());
     for (auto &x : ha)
       x = rng() & 0xff;
     for (auto &x : hb)
@@ -184,17 +185,11 @@ int main(int argc, char **argv) {
       for (auto &x : *v)
         x = (1 + rng() % 9) << 3 | (rng() & 7);
     float alpha = 0.75f;
-    unsigned char *a, *sfa, *b, *sfb;
-    __half *c;
-    CHECK(cudaMalloc(&a, aBytes));
-    CHECK(cudaMalloc(&sfa, sBytes));
-    CHECK(cudaMalloc(&b, rowBytes));
-    CHECK(cudaMalloc(&sfb, rowBytes / 8));
-    CHECK(cudaMalloc(&c, m * 2));
-    CHECK(cudaMemcpy(a, ha.data(), aBytes, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(sfa, hsa.data(), sBytes, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(b, hb.data(), rowBytes, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(sfb, hsb.data(), rowBytes / 8, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(buf.a, ha.data(), aBytes, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(buf.sfa, hsa.data(), sBytes, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(buf.b, hb.data(), rowBytes, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(buf.sfb, hsb.data(), buf.sfbBytes(),
+                     cudaMemcpyHostToDevice));
     // The reference and the bound of its f16 result, row by row.
     std::vector<double> want(m), bound(m);
     for (long r = 0; r < m; ++r) {
@@ -234,14 +229,15 @@ int main(int argc, char **argv) {
     for (const Variant &v : variants) {
       auto launch = [&] {
         v.kernel<<<m / v.rowsPerCta, v.threads>>>(
-            (const uint4 *)a, (const uint2 *)sfa, (const uint4 *)b,
-            (const uint2 *)sfb, c, alpha);
+            (const uint4 *)buf.a, (const uint2 *)buf.sfa, (const uint4 *)buf.b,
+            (const uint2 *)buf.sfb, buf.c, alpha);
       };
-      CHECK(cudaMemset(c, 0xff, m * 2)); // NaN until written
+      CHECK(cudaMemset(buf.c, 0xff, m * sizeof(__half))); // NaN until written
       launch();
       CHECK(cudaDeviceSynchronize());
       std::vector<__half> hc(m);
-      CHECK(cudaMemcpy(hc.data(), c, m * 2, cudaMemcpyDeviceToHost));
+      CHECK(cudaMemcpy(hc.data(), buf.c, m * sizeof(__half),
+                       cudaMemcpyDeviceToHost));
       double worst = 0;
       for (long r = 0; r < m; ++r) {
         double got = __half2float(hc[r]);
@@ -255,11 +251,6 @@ int main(int argc, char **argv) {
              timer.median(reps, launch), worst, pass ? "pass" : "FAIL");
     }
     fflush(stdout);
-    CHECK(cudaFree(a));
-    CHECK(cudaFree(sfa));
-    CHECK(cudaFree(b));
-    CHECK(cudaFree(sfb));
-    CHECK(cudaFree(c));
   }
   CHECK(cudaGetLastError());
   return status;

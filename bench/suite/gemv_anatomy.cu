@@ -20,9 +20,7 @@
 // generated kernel is the decode, the gap between "a" and read_once the
 // geometry, and the slope in W what each instruction a byte costs once the data
 // is there.
-#include "cold_timer.cuh"
-
-#include <cuda_fp16.h>
+#include "gemv_buffers.cuh"
 
 #include <cstring>
 
@@ -121,31 +119,20 @@ int main(int argc, char **argv) {
   printf("# M K bytes a +scales +store +work2 +work4 +work8\n");
   for (const auto &shape : args.shapes) {
     long m = shape.first, k = shape.second;
-    size_t aBytes = size_t(m) * k / 2, sBytes = size_t(m) * k / 16;
-    uint4 *a, *b;
-    unsigned short *sfa, *sfb;
-    __half *c;
-    CHECK(cudaMalloc(&a, aBytes));
-    CHECK(cudaMalloc(&sfa, sBytes));
-    CHECK(cudaMalloc(&b, k / 2));
-    CHECK(cudaMalloc(&sfb, k / 16));
-    CHECK(cudaMalloc(&c, m * 2));
-    CHECK(cudaMemset(a, 1, aBytes));
-    CHECK(cudaMemset(sfa, 1, sBytes));
+    GemvBuffers buf(m, k);
+    CHECK(cudaMemset(buf.a, 1, buf.aBytes()));
+    CHECK(cudaMemset(buf.sfa, 1, buf.sfaBytes()));
     std::vector<Kernel> kernels = k == 1024 ? kernelsFor<1>() : kernelsFor<2>();
-    printf("%ld %ld %zu", m, k, aBytes + sBytes + k / 2 + k / 16);
+    printf("%ld %ld %zu", m, k, buf.inputBytes());
     for (Kernel kernel : kernels)
       printf(" %.3f", timer.median(reps, [&] {
-        kernel<<<m / kRowsPerCta, kThreads>>>(a, sfa, b, sfb, c,
-                                              timer.sinkWord());
+        kernel<<<m / kRowsPerCta, kThreads>>>(
+            (const uint4 *)buf.a, (const unsigned short *)buf.sfa,
+            (const uint4 *)buf.b, (const unsigned short *)buf.sfb, buf.c,
+            timer.sinkWord());
       }));
     printf("\n");
     fflush(stdout);
-    CHECK(cudaFree(a));
-    CHECK(cudaFree(sfa));
-    CHECK(cudaFree(b));
-    CHECK(cudaFree(sfb));
-    CHECK(cudaFree(c));
   }
   CHECK(cudaGetLastError());
   return 0;
