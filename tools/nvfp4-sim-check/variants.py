@@ -117,9 +117,10 @@ CONVERT = [
 ]
 
 # Quantizers: odd row counts (partial blocked atoms), one to 90 blocks a
-# row, L up to 3, grids whose last CTA has blocks past the end, every input and output type, both formats and layouts,
-# with and without the global scale (whose reduction has 92 CTAs on the
-# longest shape, so the last one to arrive varies).
+# row, L up to 3, grids whose last CTA has blocks past the end, every input
+# and output type, both formats and layouts, with and without the global
+# scale (whose reduction has 92 CTAs on the longest shape, so the last one
+# to arrive varies).
 QUANTIZE = [
     "quantize:130x64x2:nvfp4:blocked128x4:bf16:2l",
     "quantize:3x96x1:mxfp4:linear:f32",
