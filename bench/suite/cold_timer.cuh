@@ -97,6 +97,9 @@ private:
 struct ShapeArgs {
   bool clean = true;
   int reps = 100;
+  /// Every operand of a shape carved from one allocation (adjacent pages),
+  /// instead of one allocation each.
+  bool oneAllocation = false;
   std::vector<std::pair<long, long>> shapes;
 };
 
@@ -109,6 +112,8 @@ ShapeArgs parseShapeArgs(int argc, char **argv, const char *tool,
     char rest;
     if (!strcmp(argv[i], "--flush") && i + 1 < argc) {
       args.clean = !strcmp(argv[++i], "clean");
+    } else if (!strcmp(argv[i], "--one-allocation")) {
+      args.oneAllocation = true;
     } else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
       args.reps = atoi(argv[++i]);
     } else if (sscanf(argv[i], "%ldx%ld%c", &m, &k, &rest) == 2 && m > 0 &&
@@ -120,7 +125,9 @@ ShapeArgs parseShapeArgs(int argc, char **argv, const char *tool,
     }
   }
   if (args.shapes.empty() || args.reps < 10) {
-    fprintf(stderr, "usage: %s [--flush clean|dirty] [--reps N>=10] MxK...\n",
+    fprintf(stderr,
+            "usage: %s [--flush clean|dirty] [--reps N>=10] "
+            "[--one-allocation] MxK...\n",
             tool);
     exit(2);
   }

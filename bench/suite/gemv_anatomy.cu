@@ -114,12 +114,13 @@ int main(int argc, char **argv) {
   bool clean = args.clean;
   int reps = args.reps;
   ColdTimer timer(clean);
-  printf("# gemv_anatomy: %d SMs, flush %s, median of %d, microseconds\n",
-         timer.smCount(), clean ? "clean" : "dirty", reps);
+  printf("# gemv_anatomy: %d SMs, flush %s, median of %d, microseconds%s\n",
+         timer.smCount(), clean ? "clean" : "dirty", reps,
+         args.oneAllocation ? ", one allocation" : "");
   printf("# M K bytes a +scales +store +work2 +work4 +work8\n");
   for (const auto &shape : args.shapes) {
     long m = shape.first, k = shape.second;
-    GemvBuffers buf(m, k);
+    GemvBuffers buf(m, k, args.oneAllocation);
     CHECK(cudaMemset(buf.a, 1, buf.aBytes()));
     CHECK(cudaMemset(buf.sfa, 1, buf.sfaBytes()));
     std::vector<Kernel> kernels = k == 1024 ? kernelsFor<1>() : kernelsFor<2>();

@@ -7,22 +7,42 @@
 
 #include <cuda_fp16.h>
 
+#include <vector>
+
 /// a (two e2m1 codes a byte), sfa (one e4m3 scale a 16 values), b, sfb and
-/// the f16 output c, allocated on construction and freed with the object.
+/// the f16 output c, allocated on construction (one allocation each, or
+/// consecutive 256-byte aligned parts of one) and freed with the object.
 struct GemvBuffers {
   long m, k;
   unsigned char *a, *sfa, *b, *sfb;
   __half *c;
+  std::vector<void *> allocations;
 
-  GemvBuffers(long m, long k) : m(m), k(k) {
-    CHECK(cudaMalloc(&a, aBytes()));
-    CHECK(cudaMalloc(&sfa, sfaBytes()));
-    CHECK(cudaMalloc(&b, bBytes()));
-    CHECK(cudaMalloc(&sfb, sfbBytes()));
-    CHECK(cudaMalloc(&c, m * sizeof(__half)));
+  GemvBuffers(long m, long k, bool oneAllocation = false) : m(m), k(k) {
+    size_t sizes[] = {aBytes(), sfaBytes(), bBytes(), sfbBytes(),
+                      m * sizeof(__half)};
+    void **parts[] = {(void **)&a, (void **)&sfa, (void **)&b, (void **)&sfb,
+                      (void **)&c};
+    size_t total = 0;
+    for (size_t bytes : sizes)
+      total += (bytes + 255) / 256 * 256;
+    unsigned char *pool = nullptr;
+    if (oneAllocation) {
+      CHECK(cudaMalloc(&pool, total));
+      allocations.push_back(pool);
+    }
+    for (int i = 0; i < 5; ++i) {
+      if (!oneAllocation) {
+        CHECK(cudaMalloc(parts[i], sizes[i]));
+        allocations.push_back(*parts[i]);
+        continue;
+      }
+      *parts[i] = pool;
+      pool += (sizes[i] + 255) / 256 * 256;
+    }
   }
   ~GemvBuffers() {
-    for (void *p : {(void *)a, (void *)sfa, (void *)b, (void *)sfb, (void *)c})
+    for (void *p : allocations)
       CHECK(cudaFree(p));
   }
   GemvBuffers(const GemvBuffers &) = delete;
