@@ -102,14 +102,26 @@ TEST(GemvCostModel, RowsOfAnyKGetAWholeWarp) {
   EXPECT_EQ(g.lanesPerRow, 2);
 }
 
-TEST(GemvCostModel, SmallMSplitsKAcrossCtas) {
-  // 576 rows give 144 warps for 132 SMs: K is split until the launch has
-  // the threads the memory system wants (or every slice is one step).
-  GemvShape shape{576, 7168, 1, 16};
+TEST(GemvCostModel, SmallMWithLongRowsSplitsKAcrossCtas) {
+  // 19 x 13840 x 6: 30 row groups for 132 SMs and rows of 14 steps: K is
+  // split across CTAs until the launch has the threads the memory system
+  // wants (or every slice is one step).
+  GemvShape shape{19, 13840, 6, 16};
   GemvGeometry g = chooseGemvGeometry(shape, h200(), {});
-  int64_t ctas = (576 + g.rowsPerBlock - 1) / g.rowsPerBlock * g.ctaSplitK;
-  EXPECT_GT(g.splitK * g.ctaSplitK, 4);
-  EXPECT_GE(ctas * threads(g), 576 / g.rowsPerThread * 32 * 4);
+  int64_t ctas = (19 + g.rowsPerBlock - 1) / g.rowsPerBlock * 6 * g.ctaSplitK;
+  EXPECT_GT(g.ctaSplitK, 1);
+  EXPECT_GE(ctas * threads(g), 5 * 6 * 32 * 4);
+}
+
+TEST(GemvCostModel, SmallMWithShortRowsSplitsKWithinTheCta) {
+  // 576 x 7168: 144 warps for 132 SMs, but rows of 7 steps are read by the
+  // CTA's own slices sooner than partials could go through global memory.
+  GemvGeometry g = chooseGemvGeometry({576, 7168, 1, 16}, h200(), {});
+  EXPECT_EQ(g.ctaSplitK, 1);
+  EXPECT_EQ(g.splitK, 4);
+  // 11 steps a row: still within the CTA; 12: across CTAs as well.
+  EXPECT_EQ(chooseGemvGeometry({16, 11264, 1, 16}, h200(), {}).ctaSplitK, 1);
+  EXPECT_GT(chooseGemvGeometry({16, 12288, 1, 16}, h200(), {}).ctaSplitK, 1);
 }
 
 TEST(GemvCostModel, LargeShapesAreNotSplit) {

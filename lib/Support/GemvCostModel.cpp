@@ -93,7 +93,7 @@ GemvGeometry nvfp4::cost::chooseGemvGeometry(const GemvShape &shape,
       if (givenS && s != givenS)
         continue;
       for (int64_t c = 1; c <= 64; ++c) {
-        if (givenC && c != givenC)
+        if (givenC ? c != givenC : c > 1 && steps < targets.minStepsForCtaSplit)
           continue;
         int64_t total = s * c;
         if (total > maxSlices ||

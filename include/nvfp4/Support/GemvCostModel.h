@@ -45,6 +45,13 @@ struct Targets {
   /// (bench/suite/sweep.sh, docs/benchmarks.md) found it paying only below
   /// about 8 warps an SM.
   int64_t ctaSplitThreadsPerSM = 256;
+  /// Steps (loads a lane, unsplit) a row must have before K is split
+  /// across CTAs at all: shorter rows are read by the CTA's own slices
+  /// sooner than the partials' round trips through global memory (fence,
+  /// counter, second read) could be paid for (docs/benchmarks.md, items 12
+  /// and 17: rows of 3-10 steps gained up to 1.2 µs without the CTA split,
+  /// rows of 14 steps and more lost 0.8-3.5 µs).
+  int64_t minStepsForCtaSplit = 12;
   /// Steps a slice must keep for a split that only adds threads beyond
   /// ctaSplitThreadsPerSM: shorter slices leave too little work to overlap
   /// the loads with (sweep: 5120 x 2880, 3 steps a lane, 70% unsplit and

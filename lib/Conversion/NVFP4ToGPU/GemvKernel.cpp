@@ -215,8 +215,9 @@ void GemvKernelBuilder::buildSharedVectorPrologue() {
   auto unitType = VectorType::get({kPreparedWordsPerUnit}, b.getI32Type());
   for (auto [chunk, words] : llvm::zip(chunkIds, loaded))
     for (int64_t unit = 0; unit < cfg.bytesPerLoad / 8; ++unit) {
-      SmallVector<Value> prepared = buildPrepareUnit(
-          b, loc, cfg.decode, ArrayRef<Value>(words).slice(2 * unit, 2));
+      SmallVector<Value> prepared =
+          buildPrepareUnit(b, loc, cfg.decode, tables,
+                           ArrayRef<Value>(words).slice(2 * unit, 2));
       vector::StoreOp::create(
           b, loc, vector::FromElementsOp::create(b, loc, unitType, prepared),
           preparedVec, {preparedOffset(chunk, unit)}, /*nontemporal=*/false,
@@ -339,7 +340,7 @@ SmallVector<Value> GemvKernelBuilder::computeStep(Value kByte,
       if (!packedVector())
         return buildWideVectorUnit(
             b, loc, cast<MemRefType>(vec.getType()).getElementType(), words);
-      return buildPrepareUnit(b, loc, cfg.decode, words);
+      return buildPrepareUnit(b, loc, cfg.decode, tables, words);
     };
     auto aUnit = [&](size_t r) {
       return aWords.slice(r * wordsPerLoad + 2 * unit, 2);
@@ -348,15 +349,17 @@ SmallVector<Value> GemvKernelBuilder::computeStep(Value kByte,
       // One vector: each row's decode feeds its one dot directly.
       SmallVector<Value> prepared = vectorUnit(0);
       for (size_t r = 0; r < rows.size(); ++r)
-        accumulate(r, 0, unit,
-                   buildUnitDot(b, loc, cfg.decode, aUnit(r), prepared));
+        accumulate(
+            r, 0, unit,
+            buildUnitDot(b, loc, cfg.decode, tables, aUnit(r), prepared));
       continue;
     }
     // Several vectors (or 16-bit values): a's unit is decoded once and
     // used by every vector.
     SmallVector<SmallVector<Value>> preparedRows;
     for (size_t r = 0; r < rows.size(); ++r)
-      preparedRows.push_back(buildPrepareUnit(b, loc, cfg.decode, aUnit(r)));
+      preparedRows.push_back(
+          buildPrepareUnit(b, loc, cfg.decode, tables, aUnit(r)));
     for (int64_t v = 0; v < n; ++v) {
       SmallVector<Value> prepared = vectorUnit(v);
       for (size_t r = 0; r < rows.size(); ++r)
@@ -477,6 +480,7 @@ void GemvKernelBuilder::build() {
     NVVM::GriddepcontrolOp::create(b, loc,
                                    NVVM::GridDepActionKind::launch_dependents);
   threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  tables = buildDecodeTables(b, loc, cfg.decode, threadId);
   Value blockX = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   batch = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   // The CTAs of one row block are adjacent, so they run at the same time

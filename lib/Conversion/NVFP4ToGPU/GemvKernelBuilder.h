@@ -43,13 +43,14 @@ struct GemvKernelBuilder {
   Value counters;   // [L, row blocks] i32 arrivals (cta-split-k > 1)
   Value lastFlag;   // workgroup i32: this CTA finishes its row block
   SmallVector<Value> rowIds; // this thread's rows, possibly past M
-  Value partials;    // workgroup buffer [split-k, rows-per-block] when split
-  Value preparedVec; // workgroup buffer of b prepared for dp4a, if shared
-  Value stages;      // workgroup buffer of a's async copies, if any
-  Value tmaMap;      // tensor map of a (tma)
-  Value barriers;    // full, then empty mbarriers of the stages (tma)
-  Value rowInBlock;  // this thread's first row in the CTA's row block
-  Value threadId;    // thread index in the CTA (x)
+  Value partials;      // workgroup buffer [split-k, rows-per-block] when split
+  Value preparedVec;   // workgroup buffer of b prepared for dp4a, if shared
+  Value stages;        // workgroup buffer of a's async copies, if any
+  Value tmaMap;        // tensor map of a (tma)
+  Value barriers;      // full, then empty mbarriers of the stages (tma)
+  Value rowInBlock;    // this thread's first row in the CTA's row block
+  Value threadId;      // thread index in the CTA (x)
+  DecodeTables tables; // the decode's lookup words, made at the start
   SmallVector<Value> rows; // clamped row indices, one per rows-per-thread
 
   int64_t rowBytes() { return op.getA().getType().getDimSize(2); }

@@ -25,6 +25,8 @@ namespace {
 //===----------------------------------------------------------------------===//
 
 constexpr int64_t kTableLo = 0x03020100, kTableHi = 0x0C080604;
+// prmt selector of bytes 4-7 (the second source word, in order).
+constexpr int64_t kSecondSourceBytes = 0x7654;
 constexpr int64_t kSignBits = 0x88888888, kByteMsbs = 0x80808080;
 // 1.5 * 2^21, whose unit in the last place is 1/4: adding the integer sum
 // of products of twice the e2m1 values (4 * dot) to its bits adds dot.
@@ -38,9 +40,9 @@ Value permute(OpBuilder &b, Location loc, Value lo, Value hi, Value selector) {
       NVVM::PermuteModeAttr::get(b.getContext(), NVVM::PermuteMode::DEFAULT));
 }
 
-Value lookup(OpBuilder &b, Location loc, Value selector) {
-  ScalarOps o{b, loc};
-  return permute(b, loc, o.i32(kTableLo), o.i32(kTableHi), selector);
+Value lookup(OpBuilder &b, Location loc, const DecodeTables &tables,
+             Value selector) {
+  return permute(b, loc, tables.words[0], tables.words[1], selector);
 }
 
 /// Bytewise x - y for bytes in [0, 127] whose differences stay in int8: the
@@ -70,12 +72,13 @@ Value asBytes(OpBuilder &b, Location loc, Value word) {
 }
 
 SmallVector<Value> prepareDp4a(OpBuilder &b, Location loc,
+                               const DecodeTables &tables,
                                ArrayRef<Value> words) {
   // Signed bytes 2b for every half word, as i32 words (2 per word).
   SmallVector<Value> prepared;
   for (auto [sel, flipped] : halfSelectors(b, loc, words))
-    prepared.push_back(
-        byteSub(b, loc, lookup(b, loc, sel), lookup(b, loc, flipped)));
+    prepared.push_back(byteSub(b, loc, lookup(b, loc, tables, sel),
+                               lookup(b, loc, tables, flipped)));
   return prepared;
 }
 
@@ -101,13 +104,13 @@ Value dp4a(OpBuilder &b, Location loc, Value x, Value y, Value acc) {
 /// One vector: a's codes are looked up, never prepared. The products of
 /// its positive and negative codes go to two sums (two independent
 /// chains), so b needs no negated copy.
-Value dotDp4a(OpBuilder &b, Location loc, ArrayRef<Value> words,
-              ArrayRef<Value> prepared) {
+Value dotDp4a(OpBuilder &b, Location loc, const DecodeTables &tables,
+              ArrayRef<Value> words, ArrayRef<Value> prepared) {
   ScalarOps o{b, loc};
   Value accPos = o.i32(kMagicBits), accNeg = o.i32(0);
   for (auto [i, half] : llvm::enumerate(halfSelectors(b, loc, words))) {
-    Value pos = asBytes(b, loc, lookup(b, loc, half.first));
-    Value neg = asBytes(b, loc, lookup(b, loc, half.second));
+    Value pos = asBytes(b, loc, lookup(b, loc, tables, half.first));
+    Value neg = asBytes(b, loc, lookup(b, loc, tables, half.second));
     Value signedB = asBytes(b, loc, prepared[i]);
     accPos = dp4a(b, loc, pos, signedB, accPos);
     accNeg = dp4a(b, loc, neg, signedB, accNeg);
@@ -203,6 +206,7 @@ void appendBF16Pair(OpBuilder &b, Location loc, Value pair,
 }
 
 SmallVector<Value> decodeCodes(OpBuilder &b, Location loc,
+                               const DecodeTables &tables,
                                ArrayRef<Value> words) {
   ScalarOps o{b, loc};
   SmallVector<Value> values;
@@ -212,8 +216,8 @@ SmallVector<Value> decodeCodes(OpBuilder &b, Location loc,
     // Codes 0-3 sit in bytes 0-1 of the word, codes 4-7 in bytes 2-3.
     for (int64_t half = 0; half < 2; ++half) {
       Value selector = half ? o.shr(magnitudes, 16) : magnitudes;
-      Value top = permute(b, loc, o.i32(kTopLo), o.i32(kTopHi), selector);
-      Value next = permute(b, loc, o.i32(kNextLo), o.i32(kNextHi), selector);
+      Value top = permute(b, loc, tables.words[0], tables.words[1], selector);
+      Value next = permute(b, loc, tables.words[2], tables.words[3], selector);
       // Byte i of `signs` has code i's sign bit as its top bit: the even
       // codes' from the word shifted by 4, the odd codes' in place.
       int64_t at = 2 * half;
@@ -239,16 +243,36 @@ Value preparedDotF32(OpBuilder &b, Location loc, ArrayRef<Value> values,
 
 } // namespace
 
+DecodeTables mlir::nvfp4::buildDecodeTables(OpBuilder &b, Location loc,
+                                            DecodeMethod method,
+                                            Value threadId) {
+  ArrayRef<int64_t> constants;
+  static constexpr int64_t dp4aTables[] = {kTableLo, kTableHi};
+  static constexpr int64_t f32Tables[] = {kTopLo, kTopHi, kNextLo, kNextHi};
+  if (method == DecodeMethod::Dp4a)
+    constants = dp4aTables;
+  else if (method == DecodeMethod::F32)
+    constants = f32Tables;
+  ScalarOps o{b, loc};
+  Value thread = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), threadId);
+  DecodeTables tables;
+  for (int64_t word : constants)
+    tables.words.push_back(
+        permute(b, loc, thread, o.i32(word), o.i32(kSecondSourceBytes)));
+  return tables;
+}
+
 SmallVector<Value> mlir::nvfp4::buildPrepareUnit(OpBuilder &b, Location loc,
                                                  DecodeMethod method,
+                                                 const DecodeTables &tables,
                                                  ArrayRef<Value> words) {
   switch (method) {
   case DecodeMethod::Dp4a:
-    return prepareDp4a(b, loc, words);
+    return prepareDp4a(b, loc, tables, words);
   case DecodeMethod::Cvt:
     return prepareCvt(b, loc, words);
   case DecodeMethod::F32:
-    return decodeCodes(b, loc, words);
+    return decodeCodes(b, loc, tables, words);
   case DecodeMethod::Mma: // MmaKernel.cpp has its own decode
     break;
   }
@@ -256,15 +280,16 @@ SmallVector<Value> mlir::nvfp4::buildPrepareUnit(OpBuilder &b, Location loc,
 }
 
 Value mlir::nvfp4::buildUnitDot(OpBuilder &b, Location loc, DecodeMethod method,
+                                const DecodeTables &tables,
                                 ArrayRef<Value> words,
                                 ArrayRef<Value> prepared) {
   switch (method) {
   case DecodeMethod::Dp4a:
-    return dotDp4a(b, loc, words, prepared);
+    return dotDp4a(b, loc, tables, words, prepared);
   case DecodeMethod::Cvt:
     return dotCvt(b, loc, words, prepared);
   case DecodeMethod::F32:
-    return preparedDotF32(b, loc, decodeCodes(b, loc, words), prepared);
+    return preparedDotF32(b, loc, decodeCodes(b, loc, tables, words), prepared);
   case DecodeMethod::Mma:
     break;
   }

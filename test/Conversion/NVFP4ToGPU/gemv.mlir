@@ -75,10 +75,14 @@ func.func @gemv_blocked_mxfp4(%a: memref<1x130x256xi8>,
 // CHECK-DAG: gpu.thread_id x
 // CHECK-DAG: gpu.block_id x
 // CHECK-DAG: gpu.block_id y
+// The dp4a tables, made once a thread: selector 0x7654 (30292) picks all
+// four bytes of the constant, the thread index being the other source.
+// SM90-DAG: [[TLO:%[0-9]+]] = nvvm.prmt <default> %c30292_i32{{.*}}, %{{.*}}, %c50462976_i32
+// SM90-DAG: [[THI:%[0-9]+]] = nvvm.prmt <default> %c30292_i32{{.*}}, %{{.*}}, %c201852420_i32
 // The matrix streams through the non-coherent path, 16 bytes a load.
 // CHECK: llvm.inline_asm "ld.global.nc.L1::no_allocate.v4.u32 {$0, $1, $2, $3}, [$4];"
-// sm_90a: prmt byte lookups feeding dp4a.
-// SM90: nvvm.prmt
+// sm_90a: prmt byte lookups in those tables feeding dp4a.
+// SM90: nvvm.prmt <default> %{{.*}}, [[TLO]], [[THI]]
 // SM90: nvvm.dot.accumulate.4way
 // sm_100a: cvt.rn.f16x2.e2m1x2 and f16x2 FMAs.
 // SM100: nvvm.convert.f4x2.to.f16x2 %{{.*}} : i8(f4E2M1FN) -> vector<2xf16>
@@ -117,8 +121,10 @@ func.func @gemv_blocked_mxfp4(%a: memref<1x130x256xi8>,
 // F32: gpu.launch_func
 // F32-SAME: config = {{[{].*}}decode = "f32"
 // F32-LABEL: gpu.module @nvfp4_gemv_256x1024x2_nvfp4_linear_f16
+// F32: [[TOPLO:%[0-9]+]] = nvvm.prmt <default> %c30292_i32{{.*}}, %{{.*}}, %c1061109504_i32
+// F32: [[TOPHI:%[0-9]+]] = nvvm.prmt <default> %c30292_i32{{.*}}, %{{.*}}, %c1077952576_i32
 // F32: llvm.inline_asm "ld.global.nc.L1::no_allocate.v4.u32
-// F32: nvvm.prmt <default> %{{.*}}, %c1061109504_i32{{.*}}, %c1077952576_i32
+// F32: nvvm.prmt <default> %{{.*}}, [[TOPLO]], [[TOPHI]]
 // F32: arith.andi %{{.*}}, %c-2139062144_i32
 // F32: nvvm.prmt <default> %c20800_i32
 // F32: math.fma %{{.*}} : f32
