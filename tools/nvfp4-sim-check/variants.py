@@ -200,6 +200,13 @@ VARIANTS = [
     ("pdl_vec_shared_ctasplit", "pdl=true vector-in-shared=true "
      "cta-split-k=2 split-k=1", SPLIT),
     ("pdl_no_prefetch", "pdl=true prefetch=false", ODD),
+    # Each step's decode waits for all of its loads (a chain of permutes
+    # into b's first word, or a's when b is in shared memory).
+    ("pin_loads", "pin-loads=true", ODD + WIDE + VECTORS),
+    ("pin_loads_vec_shared_lif2", "pin-loads=true vector-in-shared=true "
+     "loads-in-flight=2 split-k=1", ODD + WIDE),
+    ("pin_loads_cvt_ctasplit", "chip=sm_100a pin-loads=true cta-split-k=2",
+     SPLIT),
     ("no_prefetch", "prefetch=false", ODD + WIDE),
     ("no_prefetch_lif2", "prefetch=false loads-in-flight=2 split-k=1", ODD),
     ("no_cache_hints", "cache-hints=false", ODD + WIDE),

@@ -132,6 +132,13 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
                 "With blocked NVFP4 scales and 4 rows a thread, give a "
                 "thread the rows 32 apart whose scales share one 16-byte "
                 "line">,
+    NVFP4Option<"pinLoads", "pin-loads", "bool", "false",
+                "Make each step's decode wait for every load of its step "
+                "(a, b and the scales) through a chain of byte permutes "
+                "into the first word it decodes (b's, or a's when b is in "
+                "shared memory), so that ptxas issues them all before the "
+                "decode instead of moving some toward their use (CUDA-core "
+                "kernel)">,
     NVFP4Option<"maxRegisters", "max-registers", "int64_t", "0",
                 "Register cap per thread given to ptxas (.maxnreg; 0: none)">,
     NVFP4Option<"vectorInShared", "vector-in-shared", "bool", "false",

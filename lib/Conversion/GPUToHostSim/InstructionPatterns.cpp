@@ -415,6 +415,36 @@ struct GlobalLoadAsmLowering : public OpRewritePattern<LLVM::InlineAsmOp> {
   }
 };
 
+/// Inline PTX of a byte permute with an immediate selector, `prmt.b32 $0,
+/// $1, $2, 0xSSSS;` (the GEMV's pin-loads chain, which LLVM would fold as
+/// an intrinsic): the runtime's prmt in the default mode.
+struct PermuteAsmLowering : public OpRewritePattern<LLVM::InlineAsmOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LLVM::InlineAsmOp op,
+                                PatternRewriter &rewriter) const override {
+    static const llvm::Regex pattern(
+        "^prmt\\.b32 \\$0, \\$1, \\$2, 0x([0-9a-fA-F]{1,4});$");
+    SmallVector<StringRef> groups;
+    if (!pattern.match(op.getAsmString(), &groups))
+      return failure();
+    Type i32Type = rewriter.getI32Type();
+    if (op.getNumResults() != 1 || op.getResult(0).getType() != i32Type ||
+        op.getOperands().size() != 2 ||
+        !llvm::all_of(op.getOperandTypes(),
+                      [&](Type t) { return t == i32Type; }))
+      return rewriter.notifyMatchFailure(op, "unexpected operands");
+    unsigned selector = 0;
+    groups[1].getAsInteger(16, selector);
+    Location loc = op.getLoc();
+    rewriter.replaceOp(op,
+                       callRuntime(rewriter, loc, "nvfp4sim_prmt",
+                                   {i32(rewriter, loc, NVFP4SIM_PRMT_DEFAULT),
+                                    op.getOperands()[0], op.getOperands()[1],
+                                    i32(rewriter, loc, selector)}));
+    return success();
+  }
+};
+
 /// f32 -> bf16 (cvt.rn.bf16.f32): host code generators without bf16 support
 /// call a compiler-runtime helper that not every toolchain ships, so the
 /// rounding (to nearest even) is the runtime's.
@@ -510,8 +540,8 @@ void mlir::nvfp4::populateGPUToHostSimPatterns(RewritePatternSet &patterns) {
       DotAccumulate2WayLowering, ConvertX2Lowering<NVVM::ConvertF8x2ToF16x2Op>,
       ConvertX2Lowering<NVVM::ConvertF8x2ToBF16x2Op>,
       ConvertX2Lowering<NVVM::ConvertF4x2ToF16x2Op>, GlobalLoadAsmLowering,
-      TruncToBF16Lowering, EraseLowering<NVVM::GriddepcontrolOp>,
-      EraseLowering<NVVM::MembarOp>, CpAsyncLowering,
-      EraseLowering<NVVM::CpAsyncCommitGroupOp>,
+      PermuteAsmLowering, TruncToBF16Lowering,
+      EraseLowering<NVVM::GriddepcontrolOp>, EraseLowering<NVVM::MembarOp>,
+      CpAsyncLowering, EraseLowering<NVVM::CpAsyncCommitGroupOp>,
       EraseLowering<NVVM::CpAsyncWaitGroupOp>, MmaLowering>(ctx);
 }

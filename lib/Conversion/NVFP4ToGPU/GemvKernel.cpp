@@ -371,17 +371,83 @@ SmallVector<Value> GemvKernelBuilder::computeStep(Value kByte,
   return result;
 }
 
+Value GemvKernelBuilder::pinToLoads(Value target, ArrayRef<Value> loaded) {
+  Type i32 = b.getI32Type();
+  for (Value v : loaded) {
+    // Any 32 bits of the loaded value will do: its load must complete.
+    int64_t bits = 32;
+    if (auto vec = dyn_cast<VectorType>(v.getType())) {
+      bits = vec.getNumElements() * vec.getElementTypeBitWidth();
+      v = arith::BitcastOp::create(
+          b, loc, VectorType::get(vec.getShape(), b.getI8Type()), v);
+      if (bits > 32)
+        v = vector::ExtractOp::create(
+            b, loc,
+            vector::BitCastOp::create(b, loc, VectorType::get({bits / 32}, i32),
+                                      v),
+            0);
+      else
+        v = LLVM::BitcastOp::create(b, loc, b.getIntegerType(bits), v);
+    } else if (!v.getType().isInteger()) {
+      v = arith::BitcastOp::create(
+          b, loc, b.getIntegerType(v.getType().getIntOrFloatBitWidth()), v);
+    }
+    if (v.getType() != i32)
+      v = arith::ExtUIOp::create(b, loc, i32, v);
+    // Inline PTX: LLVM folds an intrinsic prmt whose selector 0x3210 picks
+    // the first source; ptxas keeps it.
+    target = LLVM::InlineAsmOp::create(
+                 b, loc, i32, ValueRange{target, v},
+                 "prmt.b32 $0, $1, $2, 0x3210;", "=r,r,r",
+                 /*has_side_effects=*/false, /*is_align_stack=*/false,
+                 LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
+                 .getResult(0);
+  }
+  return target;
+}
+
 SmallVector<Value> GemvKernelBuilder::computeSteps(Value first, int64_t count,
                                                    ArrayRef<Value> aWords,
                                                    ArrayRef<Value> acc,
                                                    bool clamp) {
   int64_t stepWords = rows.size() * cfg.bytesPerLoad / 4;
   SmallVector<Value> result(acc.begin(), acc.end());
-  for (int64_t u = 0; u < count; ++u) {
-    Value kByte = stepByte(IV(b, loc, first) + u, clamp);
-    result = computeStep(kByte, loadStepOperands(kByte),
-                         aWords.slice(u * stepWords, stepWords), result);
+  if (!cfg.pinLoads || count == 0) {
+    for (int64_t u = 0; u < count; ++u) {
+      Value kByte = stepByte(IV(b, loc, first) + u, clamp);
+      result = computeStep(kByte, loadStepOperands(kByte),
+                           aWords.slice(u * stepWords, stepWords), result);
+    }
+    return result;
   }
+  // Every step's operands first, then one value of each load chained into
+  // the first word the decode reads: b's, or a's when b is not loaded here.
+  SmallVector<Value> kBytes;
+  SmallVector<SmallVector<Value>> operands;
+  for (int64_t u = 0; u < count; ++u) {
+    kBytes.push_back(stepByte(IV(b, loc, first) + u, clamp));
+    operands.push_back(loadStepOperands(kBytes.back()));
+  }
+  SmallVector<Value> words(aWords.begin(), aWords.end());
+  int64_t bWords = preparedVec ? 0 : vectors() * vectorStepWords();
+  // Words a load brings: a and packed b bytes-per-load / 4, 16-bit b 4.
+  int64_t aLoadWords = cfg.bytesPerLoad / 4;
+  int64_t bLoadWords = packedVector() ? vectorStepWords() : 4;
+  Value *target = bWords ? &operands[0][0] : &words[0];
+  SmallVector<Value> loaded;
+  for (int64_t i = 0; i < int64_t(words.size()); i += aLoadWords)
+    if (&words[i] != target)
+      loaded.push_back(words[i]);
+  for (SmallVector<Value> &step : operands)
+    for (int64_t i = 0; i < int64_t(step.size());
+         i += i < bWords ? bLoadWords : 1)
+      if (&step[i] != target)
+        loaded.push_back(step[i]);
+  *target = pinToLoads(*target, loaded);
+  for (int64_t u = 0; u < count; ++u)
+    result = computeStep(kBytes[u], operands[u],
+                         ArrayRef<Value>(words).slice(u * stepWords, stepWords),
+                         result);
   return result;
 }
 

@@ -144,6 +144,12 @@ struct GemvKernelBuilder {
   SmallVector<Value> computeStep(Value kByte, ArrayRef<Value> operands,
                                  ArrayRef<Value> aWords, ArrayRef<Value> acc);
 
+  /// pin-loads: `target` (an i32 word the decode reads first) made to
+  /// depend on every other value of `loaded` (one per load) through byte
+  /// permutes that return `target` itself, so that ptxas must issue those
+  /// loads before the decode.
+  Value pinToLoads(Value target, ArrayRef<Value> loaded);
+
   /// The sums plus the contribution of steps [first, first + count) of K,
   /// whose words of a were loaded by loadSteps.
   SmallVector<Value> computeSteps(Value first, int64_t count,

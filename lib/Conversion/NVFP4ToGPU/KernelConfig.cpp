@@ -73,7 +73,7 @@ bool optionsFitMma(const ConvertNVFP4ToGPUOptions &o) {
          oneOf(o.bytesPerLoad, {0, ::nvfp4::cost::kMmaBytesPerLoad}) &&
          oneOf(o.ctaSplitK, {0, 1}) && oneOf(o.rowsPerThread, {0, 2, 4, 8}) &&
          o.loadsInFlight <= 4 && !o.rowsPerBlock && !o.splitK &&
-         !o.vectorInShared && !o.asyncCopyStages && !o.tma;
+         !o.vectorInShared && !o.asyncCopyStages && !o.tma && !o.pinLoads;
 }
 
 FailureOr<DecodeMethod> resolveDecode(GemvOp op,
@@ -185,6 +185,9 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
     return op.emitOpError()
            << "decode=mma loads a into registers: vector-in-shared, "
               "async-copy-stages and tma do not apply";
+  if (options.pinLoads)
+    return op.emitOpError()
+           << "decode=mma: pin-loads applies to the CUDA-core kernel only";
   if (options.rowsPerThread && options.rowsPerThread != 2 &&
       options.rowsPerThread != 4 && options.rowsPerThread != 8)
     return op.emitOpError() << "decode=mma takes rows-per-thread = 2, 4 or 8 "
@@ -241,7 +244,7 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
   // slower on four of the five problem shapes (docs/benchmarks.md).
   cfg.prefetch = false;
   cfg.asyncCopyStages = 0;
-  cfg.tma = cfg.vectorInShared = cfg.interleaveRows = false;
+  cfg.tma = cfg.vectorInShared = cfg.interleaveRows = cfg.pinLoads = false;
   if (failed(checkGrid(op, cfg)))
     return failure();
   return cfg;
@@ -388,6 +391,7 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
               "x lanes-per-row x split-k x bytes-per-load and the split-k "
               "partials), more than the "
            << kStaticSharedLimit << " a kernel may declare";
+  cfg.pinLoads = options.pinLoads;
   // Four rows 32 apart share a 16-byte line of blocked scales; a CTA's row
   // groups must then tile the 32 lines of an atom.
   cfg.interleaveRows = options.interleaveRows && !cfg.tma &&

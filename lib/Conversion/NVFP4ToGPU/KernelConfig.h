@@ -31,6 +31,7 @@ struct KernelConfig {
   bool pdl; // programmatic dependent launch (griddepcontrol)
   int64_t maxRegisters;
   bool interleaveRows;
+  bool pinLoads; // a step's decode waits for all of its loads
   int64_t threads() const {
     return rowsPerBlock / rowsPerThread * lanesPerRow * splitK;
   }

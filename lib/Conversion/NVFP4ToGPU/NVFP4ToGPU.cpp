@@ -72,6 +72,7 @@ DictionaryAttr launchInfo(OpBuilder &b, GemvOp op, gpu::GPUFuncOp kernel,
   tun.append("pdl", b.getBoolAttr(cfg.pdl));
   tun.append("max_registers", b.getI64IntegerAttr(cfg.maxRegisters));
   tun.append("interleave_rows", b.getBoolAttr(cfg.interleaveRows));
+  tun.append("pin_loads", b.getBoolAttr(cfg.pinLoads));
   tun.append("static_shared_bytes",
              b.getI64IntegerAttr(sharedMemoryBytes(op, cfg)));
   attrs.append("config", tun.getDictionary(b.getContext()));
@@ -215,6 +216,7 @@ struct ConvertNVFP4ToGPUPass
     options.pdl = pdl;
     options.maxRegisters = maxRegisters;
     options.interleaveRows = interleaveRows;
+    options.pinLoads = pinLoads;
     return options;
   }
 
