@@ -7,14 +7,14 @@
 // RUN:   | FileCheck %s --check-prefixes=CHECK,SM90 \
 // RUN:       --implicit-check-not=nvvm.convert.f4x2.to.f16x2 \
 // RUN:       --implicit-check-not=0x3210
-//
-// pin-loads: the step's loads chained into b's first word before the decode.
-// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="chip=sm_90a pin-loads=true" \
-// RUN:   | FileCheck %s --check-prefix=PIN
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="chip=sm_100a" \
 // RUN:   | FileCheck %s --check-prefixes=CHECK,SM100 \
 // RUN:       --implicit-check-not=nvvm.dot.accumulate.4way \
 // RUN:       --implicit-check-not=nvvm.prmt
+//
+// pin-loads: the step's loads chained into b's first word before the decode.
+// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="chip=sm_90a pin-loads=true" \
+// RUN:   | FileCheck %s --check-prefix=PIN
 //
 // decode=f32 uses neither the dp4a nor the cvt path:
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="chip=sm_90a decode=f32" \
@@ -122,7 +122,7 @@ func.func @gemv_blocked_mxfp4(%a: memref<1x130x256xi8>,
 // into b's first word, then the dot products.
 // PIN-LABEL: gpu.module @nvfp4_gemv_256x1024x2_nvfp4_linear_f16
 // PIN: scf.for
-// PIN: [[B:%[0-9]+]] = vector.load %{{.*}} : memref<2x512xi8>, vector<16xi8>
+// PIN: vector.load %{{.*}} : memref<2x512xi8>, vector<16xi8>
 // PIN-COUNT-5: vector.load %{{.*}} : memref<2x{{256x64|64}}xf8E4M3FN>, vector<2xf8E4M3FN>
 // PIN: llvm.inline_asm "prmt.b32 $0, $1, $2, 0x3210;", "=r,r,r" %{{[0-9]+}}, %arg11
 // PIN-COUNT-8: llvm.inline_asm "prmt.b32 $0, $1, $2, 0x3210;", "=r,r,r"
