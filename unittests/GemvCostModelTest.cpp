@@ -189,6 +189,17 @@ TEST(GemvCostModel, EveryRandomShapeGetsALegalMmaGeometry) {
   SUCCEED() << "seed " << seed;
 }
 
+TEST(GemvCostModel, NarrowIndexFromThirtyTwoMebibytesOfA) {
+  // a holds L x M x K / 2 bytes.
+  EXPECT_TRUE(preferNarrowIndex({8192, 8192, 1, 16}));   // 32 MiB
+  EXPECT_FALSE(preferNarrowIndex({8191, 8192, 1, 16}));  // just under
+  EXPECT_TRUE(preferNarrowIndex({4096, 2048, 8, 16}));   // 32 MiB in 8 batches
+  EXPECT_FALSE(preferNarrowIndex({16384, 2048, 1, 32})); // 16 MiB
+  Targets lower;
+  lower.minNarrowIndexBytes = 1;
+  EXPECT_TRUE(preferNarrowIndex({1, 16, 1, 16}, lower));
+}
+
 TEST(GemvCostModel, MmaSlicesAndTails) {
   // K = 80: 40 bytes, no whole step; K = 1040: 8 whole steps and 8 bytes.
   MmaSlicing s = sliceMmaK(40, 1);

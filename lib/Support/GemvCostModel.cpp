@@ -123,6 +123,11 @@ GemvGeometry nvfp4::cost::chooseGemvGeometry(const GemvShape &shape,
   return g;
 }
 
+bool nvfp4::cost::preferNarrowIndex(const GemvShape &shape,
+                                    const Targets &targets) {
+  return shape.l * shape.m * (shape.k / 2) >= targets.minNarrowIndexBytes;
+}
+
 bool nvfp4::cost::preferMma(int64_t vectors, bool packedB) {
   // The tensor-core kernel's time hardly depends on N; the CUDA-core one's
   // grows with it. Measured on the five shapes of docs/problem.md

@@ -43,7 +43,7 @@
 // TCGEN05-CHIP-COUNT-2: gpu.binary @{{.*}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_100a"
 // DEFAULT-CHIP-COUNT-2: gpu.binary @{{.*}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a"
 
-// ALL: chip = "sm_100a", config = {async_copy_stages = 2 : i64, bytes_per_load = 8 : i64, cache_hints = false, cta_split_k = 2 : i64, decode = "dp4a", interleave_rows = false, lanes_per_row = 16 : i64, loads_in_flight = 3 : i64, max_registers = 80 : i64, pdl = true, pin_loads = true, prefetch = false, rows_per_block = 16 : i64, rows_per_thread = 2 : i64, split_k = 2 : i64
+// ALL: chip = "sm_100a", config = {async_copy_stages = 2 : i64, bytes_per_load = 8 : i64, cache_hints = false, cta_split_k = 2 : i64, decode = "dp4a", index_bits = 64 : i64, interleave_rows = false, lanes_per_row = 16 : i64, loads_in_flight = 3 : i64, max_registers = 80 : i64, pdl = true, pin_loads = true, prefetch = false, rows_per_block = 16 : i64, rows_per_thread = 2 : i64, split_k = 2 : i64
 // ALL-TCGEN05: stages = 2 : i64
 
 // HELP: --convert-nvfp4-to-gpu

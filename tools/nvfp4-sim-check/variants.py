@@ -207,6 +207,14 @@ VARIANTS = [
      "loads-in-flight=2 split-k=1", ODD + WIDE),
     ("pin_loads_cvt_ctasplit", "chip=sm_100a pin-loads=true cta-split-k=2",
      SPLIT),
+    # 32-bit index arithmetic (addresses as 32-bit offsets from the
+    # buffers' 64-bit bases): streaming loads, plain loads without cache
+    # hints, the cta-split-k workspace, N and 16-bit vectors.
+    ("index32", "index-bits=32", ODD + WIDE + VECTORS),
+    ("index32_vec_shared_ctasplit", "index-bits=32 vector-in-shared=true "
+     "cta-split-k=2 split-k=1", SPLIT),
+    ("index32_cvt_no_hints", "chip=sm_100a index-bits=32 cache-hints=false",
+     ODD + VECTORS_SPLIT),
     ("no_prefetch", "prefetch=false", ODD + WIDE),
     ("no_prefetch_lif2", "prefetch=false loads-in-flight=2 split-k=1", ODD),
     ("no_cache_hints", "cache-hints=false", ODD + WIDE),

@@ -8,6 +8,7 @@
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
+class DLTIDialect;
 class RewritePatternSet;
 namespace arith {
 class ArithDialect;

@@ -81,6 +81,7 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
     of docs/design.md (constants measured on the H200, docs/benchmarks.md).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::DLTIDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::LLVM::LLVMDialect",
                            "::mlir::math::MathDialect",
@@ -139,6 +140,11 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
                 "shared memory), so that ptxas issues them all before the "
                 "decode instead of moving some toward their use (CUDA-core "
                 "kernel)">,
+    NVFP4Option<"indexBits", "index-bits", "int64_t", "0",
+                "Width of the CUDA-core kernel's index arithmetic, 32 or 64 "
+                "(0: the cost model). 32 makes each address a 32-bit offset "
+                "from its buffer's 64-bit base; it needs every buffer under "
+                "1 GiB and neither async-copy-stages nor tma">,
     NVFP4Option<"maxRegisters", "max-registers", "int64_t", "0",
                 "Register cap per thread given to ptxas (.maxnreg; 0: none)">,
     NVFP4Option<"vectorInShared", "vector-in-shared", "bool", "false",

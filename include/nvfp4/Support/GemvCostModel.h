@@ -67,7 +67,19 @@ struct Targets {
   /// Threads of a CTA: ptxas allots about 70 registers a thread to the
   /// kernel at 128 (7 CTAs an SM) but about 96 at 256 (2 CTAs an SM).
   int64_t ctaThreads = 128;
+  /// Bytes of a from which the kernel's index arithmetic is 32 bits wide
+  /// (addresses as 32-bit offsets from 64-bit bases): 7% fewer
+  /// instructions and fewer registers in 83 of the suite's 101 kernels.
+  /// From 32 MiB, where kernels run several waves, that made the suite's
+  /// 20 largest shapes 3% faster; smaller ones lost 4% on the mean
+  /// (docs/benchmarks.md, item 19).
+  int64_t minNarrowIndexBytes = int64_t(32) << 20;
 };
+
+/// Whether the kernel of `shape` should do its index arithmetic in 32 bits
+/// (where every offset fits them; the caller checks that).
+bool preferNarrowIndex(const GemvShape &shape,
+                       const Targets &targets = Targets());
 
 /// `requested` with every zero field chosen for `shape` on `chip`. Fields
 /// given are kept as they are (the caller checks them).

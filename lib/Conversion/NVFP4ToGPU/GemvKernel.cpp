@@ -26,6 +26,7 @@
 #include "nvfp4/Support/TensorMap.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -33,9 +34,43 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::nvfp4;
+
+/// The aligned base pointer of `memref` from the memref descriptor the
+/// NVVM lowering makes of it. memref.extract_aligned_pointer_as_index would
+/// cut a 64-bit pointer to a 32-bit index.
+static Value descriptorBasePointer(OpBuilder &b, Location loc, Value memref,
+                                   unsigned indexBits) {
+  MLIRContext *ctx = b.getContext();
+  auto type = cast<MemRefType>(memref.getType());
+  unsigned space = 0;
+  if (auto gpuSpace =
+          dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace()))
+    space =
+        static_cast<unsigned>(gpuSpace.getValue() == gpu::AddressSpace::Global
+                                  ? NVVM::NVVMMemorySpace::Global
+                                  : NVVM::NVVMMemorySpace::Shared);
+  auto ptrType = LLVM::LLVMPointerType::get(ctx, space);
+  Type index = b.getIntegerType(indexBits);
+  SmallVector<Type> fields = {ptrType, ptrType, index};
+  if (type.getRank()) {
+    auto sizes = LLVM::LLVMArrayType::get(index, type.getRank());
+    fields.append({sizes, sizes});
+  }
+  Value descriptor =
+      UnrealizedConversionCastOp::create(
+          b, loc, LLVM::LLVMStructType::getLiteral(ctx, fields), memref)
+          .getResult(0);
+  Value base =
+      LLVM::ExtractValueOp::create(b, loc, descriptor, ArrayRef<int64_t>{1});
+  if (space == 0)
+    return base;
+  return LLVM::AddrSpaceCastOp::create(b, loc, LLVM::LLVMPointerType::get(ctx),
+                                       base);
+}
 
 Value mlir::nvfp4::elementPointer(OpBuilder &b, Location loc, Value memref,
                                   ValueRange indices) {
@@ -46,12 +81,25 @@ Value mlir::nvfp4::elementPointer(OpBuilder &b, Location loc, Value memref,
     linear = linear + IV(b, loc, index) * strides[i];
   int64_t elementBytes = type.getElementTypeBitWidth() / 8;
   linear = linear * elementBytes;
-  IV base(b, loc,
-          memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref));
-  Value addr =
-      arith::IndexCastOp::create(b, loc, b.getI64Type(), base + linear);
-  return LLVM::IntToPtrOp::create(
-      b, loc, LLVM::LLVMPointerType::get(b.getContext()), addr);
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
+  // From the memref's scope: the insertion block may belong to an op that
+  // is still being built (an scf.for body) and has no module above it yet.
+  unsigned indexBits =
+      DataLayout::closest(memref.getParentBlock()->getParentOp())
+          .getTypeSizeInBits(b.getIndexType());
+  if (indexBits == 64) {
+    IV base(b, loc,
+            memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref));
+    Value addr =
+        arith::IndexCastOp::create(b, loc, b.getI64Type(), base + linear);
+    return LLVM::IntToPtrOp::create(b, loc, ptrType, addr);
+  }
+  // Narrow indices: the offset is non-negative and fits them.
+  Value offsetBytes =
+      arith::IndexCastUIOp::create(b, loc, b.getI64Type(), linear);
+  return LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(),
+                             descriptorBasePointer(b, loc, memref, indexBits),
+                             ValueRange{offsetBytes});
 }
 
 /// Loads `bytes` (8 or 16) bytes at `memref[indices]` (of any element

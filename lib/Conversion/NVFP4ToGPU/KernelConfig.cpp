@@ -73,7 +73,8 @@ bool optionsFitMma(const ConvertNVFP4ToGPUOptions &o) {
          oneOf(o.bytesPerLoad, {0, ::nvfp4::cost::kMmaBytesPerLoad}) &&
          oneOf(o.ctaSplitK, {0, 1}) && oneOf(o.rowsPerThread, {0, 2, 4, 8}) &&
          o.loadsInFlight <= 4 && !o.rowsPerBlock && !o.splitK &&
-         !o.vectorInShared && !o.asyncCopyStages && !o.tma && !o.pinLoads;
+         !o.vectorInShared && !o.asyncCopyStages && !o.tma && !o.pinLoads &&
+         o.indexBits != 32;
 }
 
 FailureOr<DecodeMethod> resolveDecode(GemvOp op,
@@ -161,6 +162,59 @@ static LogicalResult checkGrid(GemvOp op, const KernelConfig &cfg) {
                              "65535)";
 }
 
+/// Why the kernel cannot do its index arithmetic in 32 bits, or "" when it
+/// can: every byte offset it forms must fit an i32 with room to spare (row
+/// and chunk indices past the end are clamped before they are scaled, so
+/// no offset exceeds a buffer by more than a CTA's rows). The asynchronous
+/// and tensor copies (nvgpu) and the tensor-core kernel are lowered with
+/// 64-bit indices.
+static std::string narrowIndexUnsupported(GemvOp op, const KernelConfig &cfg) {
+  if (cfg.tma || cfg.asyncCopyStages)
+    return "async-copy-stages and tma are lowered with 64-bit indices";
+  if (cfg.decode == DecodeMethod::Mma)
+    return "decode=mma is lowered with 64-bit indices";
+  constexpr int64_t kNarrowIndexBytes = int64_t(1) << 30;
+  int64_t largest = 0;
+  for (Value v : gemvBufferOperands(op)) {
+    auto t = cast<MemRefType>(v.getType());
+    largest =
+        std::max(largest, t.getNumElements() *
+                              llvm::divideCeil(t.getElementTypeBitWidth(), 8));
+  }
+  // The f32 partials of a split across CTAs: [cta-split-k, L, N, M].
+  MemRefType a = op.getA().getType();
+  largest = std::max(largest, cfg.ctaSplitK * a.getDimSize(0) *
+                                  op.getNumVectors() * a.getDimSize(1) * 4);
+  if (largest >= kNarrowIndexBytes)
+    return "a buffer of " + std::to_string(largest) +
+           " bytes needs 64-bit offsets (32 bits serve buffers under 1 GiB)";
+  return "";
+}
+
+/// index-bits: as given (checked), else 32 where the cost model prefers it
+/// and the kernel allows it.
+static FailureOr<int64_t>
+resolveIndexBits(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
+                 const KernelConfig &cfg) {
+  if (options.indexBits != 0 && options.indexBits != 32 &&
+      options.indexBits != 64)
+    return op.emitOpError()
+           << "index-bits must be 0, 32 or 64, got " << options.indexBits;
+  if (options.indexBits == 64)
+    return 64;
+  std::string unsupported = narrowIndexUnsupported(op, cfg);
+  if (options.indexBits == 32) {
+    if (!unsupported.empty())
+      return op.emitOpError() << "index-bits=32: " << unsupported;
+    return 32;
+  }
+  MemRefType a = op.getA().getType();
+  ::nvfp4::cost::GemvShape shape{a.getDimSize(1), a.getDimSize(2) * 2,
+                                 a.getDimSize(0), getBlockSize(op.getFormat())};
+  return unsupported.empty() && ::nvfp4::cost::preferNarrowIndex(shape) ? 32
+                                                                        : 64;
+}
+
 /// decode=mma: the options that apply to the tensor-core kernel, checked,
 /// the rest of the geometry from the cost model (lanes-per-row 4 and
 /// bytes-per-load 16 are the MMA's fragment layout).
@@ -245,6 +299,10 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
   cfg.prefetch = false;
   cfg.asyncCopyStages = 0;
   cfg.tma = cfg.vectorInShared = cfg.interleaveRows = cfg.pinLoads = false;
+  FailureOr<int64_t> bits = resolveIndexBits(op, options, cfg);
+  if (failed(bits))
+    return failure();
+  cfg.indexBits = *bits;
   if (failed(checkGrid(op, cfg)))
     return failure();
   return cfg;
@@ -399,6 +457,10 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
                        op.getFormat() == ScaleFormat::NVFP4 &&
                        cfg.bytesPerLoad == 16 && cfg.rowsPerThread == 4 &&
                        32 % cfg.rowGroups() == 0;
+  FailureOr<int64_t> bits = resolveIndexBits(op, options, cfg);
+  if (failed(bits))
+    return failure();
+  cfg.indexBits = *bits;
   if (failed(checkGrid(op, cfg)))
     return failure();
   return cfg;

@@ -31,7 +31,8 @@ struct KernelConfig {
   bool pdl; // programmatic dependent launch (griddepcontrol)
   int64_t maxRegisters;
   bool interleaveRows;
-  bool pinLoads; // a step's decode waits for all of its loads
+  bool pinLoads;     // a step's decode waits for all of its loads
+  int64_t indexBits; // width of the kernel's index arithmetic: 32 or 64
   int64_t threads() const {
     return rowsPerBlock / rowsPerThread * lanesPerRow * splitK;
   }

@@ -21,6 +21,7 @@
 #include "nvfp4/Support/ManifestSchema.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -73,6 +74,7 @@ DictionaryAttr launchInfo(OpBuilder &b, GemvOp op, gpu::GPUFuncOp kernel,
   tun.append("max_registers", b.getI64IntegerAttr(cfg.maxRegisters));
   tun.append("interleave_rows", b.getBoolAttr(cfg.interleaveRows));
   tun.append("pin_loads", b.getBoolAttr(cfg.pinLoads));
+  tun.append("index_bits", b.getI64IntegerAttr(cfg.indexBits));
   tun.append("static_shared_bytes",
              b.getI64IntegerAttr(sharedMemoryBytes(op, cfg)));
   attrs.append("config", tun.getDictionary(b.getContext()));
@@ -142,6 +144,16 @@ struct GemvLowering : public OpRewritePattern<GemvOp> {
         addTensorMapParams(rewriter, kernel, op, maps);
     if (failed(extraArgs))
       return failure();
+    // The NVVM lowering takes the index width from the module's data layout
+    // (set before the body: elementPointer reads it).
+    if (cfg->indexBits != 64) {
+      MLIRContext *ctx = rewriter.getContext();
+      DataLayoutEntryInterface index = DataLayoutEntryAttr::get(
+          IndexType::get(ctx), rewriter.getI64IntegerAttr(cfg->indexBits));
+      kernel->getParentOfType<gpu::GPUModuleOp>()->setAttr(
+          DLTIDialect::kDataLayoutAttrName,
+          DataLayoutSpecAttr::get(ctx, index));
+    }
     if (cfg->decode == DecodeMethod::Mma)
       buildMmaGemvKernelBody(rewriter, kernel, op, *cfg);
     else
@@ -217,6 +229,7 @@ struct ConvertNVFP4ToGPUPass
     options.maxRegisters = maxRegisters;
     options.interleaveRows = interleaveRows;
     options.pinLoads = pinLoads;
+    options.indexBits = indexBits;
     return options;
   }
 
