@@ -316,13 +316,13 @@ SmallVector<Value> GemvKernelBuilder::loadStepOperands(Value kByte) {
                                      cfg.bytesPerLoad, false));
         continue;
       }
-      // Two 16-bit values a byte of a, loaded 16 bytes at a time.
+      // Two 16-bit values a byte of a: one load for each word of a.
       Value first = IV(b, loc, kByte) * 2;
-      for (int64_t part = 0; part < cfg.bytesPerLoad / 4; ++part)
+      for (int64_t part = 0; part < wordsPerLoad(); ++part)
         llvm::append_range(
             operands, loadWords(b, loc, vec,
                                 vectorIndices(v, IV(b, loc, first) + 8 * part),
-                                16, false));
+                                kWideVectorLoadBytes, false));
     }
   if (packedVector())
     for (int64_t v = 0; v < vectors(); ++v)
@@ -344,7 +344,6 @@ SmallVector<Value> GemvKernelBuilder::computeStep(Value kByte,
                                                   ArrayRef<Value> operands,
                                                   ArrayRef<Value> aWords,
                                                   ArrayRef<Value> acc) {
-  int64_t wordsPerLoad = cfg.bytesPerLoad / 4;
   int64_t scaleBits = pairedScales() ? 1 : cfg.bytesPerLoad / 8;
   int64_t n = vectors();
   ArrayRef<Value> rest = operands;
@@ -391,7 +390,7 @@ SmallVector<Value> GemvKernelBuilder::computeStep(Value kByte,
       return buildPrepareUnit(b, loc, cfg.decode, tables, words);
     };
     auto aUnit = [&](size_t r) {
-      return aWords.slice(r * wordsPerLoad + 2 * unit, 2);
+      return aWords.slice(r * wordsPerLoad() + 2 * unit, 2);
     };
     if (n == 1 && packedVector()) {
       // One vector: each row's decode feeds its one dot directly.
@@ -458,7 +457,7 @@ SmallVector<Value> GemvKernelBuilder::computeSteps(Value first, int64_t count,
                                                    ArrayRef<Value> aWords,
                                                    ArrayRef<Value> acc,
                                                    bool clamp) {
-  int64_t stepWords = rows.size() * cfg.bytesPerLoad / 4;
+  int64_t stepWords = rows.size() * wordsPerLoad();
   SmallVector<Value> result(acc.begin(), acc.end());
   if (!cfg.pinLoads || count == 0) {
     for (int64_t u = 0; u < count; ++u) {
@@ -478,9 +477,9 @@ SmallVector<Value> GemvKernelBuilder::computeSteps(Value first, int64_t count,
   }
   SmallVector<Value> words(aWords.begin(), aWords.end());
   int64_t bWords = preparedVec ? 0 : vectors() * vectorStepWords();
-  // Words a load brings: a and packed b bytes-per-load / 4, 16-bit b 4.
-  int64_t aLoadWords = cfg.bytesPerLoad / 4;
-  int64_t bLoadWords = packedVector() ? vectorStepWords() : 4;
+  int64_t aLoadWords = wordsPerLoad();
+  int64_t bLoadWords =
+      packedVector() ? wordsPerLoad() : kWideVectorLoadBytes / 4;
   Value *target = bWords ? &operands[0][0] : &words[0];
   SmallVector<Value> loaded;
   for (int64_t i = 0; i < int64_t(words.size()); i += aLoadWords)

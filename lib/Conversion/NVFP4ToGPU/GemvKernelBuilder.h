@@ -57,10 +57,15 @@ struct GemvKernelBuilder {
   /// N, and whether b is packed e2m1 (else 16-bit values, no scales).
   int64_t vectors() { return op.getNumVectors(); }
   bool packedVector() { return op.hasPackedB(); }
+  /// i32 words one load of a (or of packed b) brings.
+  int64_t wordsPerLoad() { return cfg.bytesPerLoad / 4; }
+  /// Bytes of one load of 16-bit b: the values of one word of a.
+  static constexpr int64_t kWideVectorLoadBytes = 16;
   /// i32 words of b a step loads per vector: 16-bit values take four
   /// times the bytes of e2m1 codes.
   int64_t vectorStepWords() {
-    return packedVector() ? cfg.bytesPerLoad / 4 : cfg.bytesPerLoad;
+    return packedVector() ? wordsPerLoad()
+                          : wordsPerLoad() * kWideVectorLoadBytes / 4;
   }
   /// Indices of b's element `element` of vector `v`.
   SmallVector<Value> vectorIndices(int64_t v, Value element);

@@ -46,8 +46,8 @@ Value GemvKernelBuilder::issueStageCopies(Value step) {
 void GemvKernelBuilder::appendWords(Value chunk,
                                     SmallVectorImpl<Value> &words) {
   Value w = vector::BitCastOp::create(
-      b, loc, VectorType::get({cfg.bytesPerLoad / 4}, b.getI32Type()), chunk);
-  for (int64_t i = 0; i < cfg.bytesPerLoad / 4; ++i)
+      b, loc, VectorType::get({wordsPerLoad()}, b.getI32Type()), chunk);
+  for (int64_t i = 0; i < wordsPerLoad(); ++i)
     words.push_back(vector::ExtractOp::create(b, loc, w, i));
 }
 
