@@ -242,6 +242,13 @@ LogicalResult mlir::nvfp4::checkOptionsCopied(Operation *op, Pass &self,
                          << given << ", used " << copied;
 }
 
+double mlir::nvfp4::memrefBytes(MemRefType type) {
+  double elements = 1;
+  for (int64_t size : type.getShape())
+    elements *= double(size);
+  return elements * type.getElementTypeBitWidth() / 8;
+}
+
 LogicalResult mlir::nvfp4::checkGemvGpuSizes(GemvOp op) {
   MemRefType a = op.getA().getType();
   int64_t rowBytes = a.getDimSize(2);
@@ -297,9 +304,7 @@ mlir::nvfp4::checkGpuSizes(Operation *op,
   }
   for (Value v : op->getOperands())
     if (auto type = dyn_cast<MemRefType>(v.getType());
-        type && type.hasStaticShape() &&
-        double(type.getNumElements()) * type.getElementTypeBitWidth() / 8 >
-            kMaxBytes)
+        type && type.hasStaticShape() && memrefBytes(type) > kMaxBytes)
       return op->emitOpError()
              << "an operand of " << type << " is larger than the 2^40 bytes "
              << "a GPU buffer may take";

@@ -87,6 +87,8 @@ Value mlir::nvfp4::elementPointer(OpBuilder &b, Location loc, Value memref,
   unsigned indexBits =
       DataLayout::closest(memref.getParentBlock()->getParentOp())
           .getTypeSizeInBits(b.getIndexType());
+  // 64-bit kernels keep the integer address: the descriptor's base would
+  // serve them too but changes their PTX (registers and schedule) untimed.
   if (indexBits == 64) {
     IV base(b, loc,
             memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref));
@@ -733,11 +735,7 @@ createSplitKGlobals(OpBuilder &b, gpu::GPUFuncOp kernel, GemvOp op,
   auto global =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Global);
   int64_t batches = op.getA().getType().getDimSize(0);
-  SmallVector<int64_t> wsShape = {cfg.ctaSplitK, batches};
-  if (op.hasVectorDim())
-    wsShape.push_back(op.getNumVectors());
-  wsShape.push_back(op.getA().getType().getDimSize(1));
-  auto wsType = MemRefType::get(wsShape, b.getF32Type(),
+  auto wsType = MemRefType::get(splitKWorkspaceShape(op, cfg), b.getF32Type(),
                                 MemRefLayoutAttrInterface(), global);
   auto counterType =
       MemRefType::get({batches, gridRowBlocks(op, cfg)}, b.getI32Type(),

@@ -41,6 +41,13 @@ LogicalResult mlir::nvfp4::checkChip(Operation *op, StringRef chip) {
 
 namespace {
 
+/// The cost model's view of `op`: M, K, L and the values per scale.
+::nvfp4::cost::GemvShape costShape(GemvOp op) {
+  MemRefType a = op.getA().getType();
+  return {a.getDimSize(1), a.getDimSize(2) * 2, a.getDimSize(0),
+          getBlockSize(op.getFormat())};
+}
+
 /// Fails with a located error naming `name` unless lo <= value <= hi.
 LogicalResult checkRange(GemvOp op, StringRef name, int64_t value, int64_t lo,
                          int64_t hi) {
@@ -173,20 +180,16 @@ static std::string narrowIndexUnsupported(GemvOp op, const KernelConfig &cfg) {
     return "async-copy-stages and tma are lowered with 64-bit indices";
   if (cfg.decode == DecodeMethod::Mma)
     return "decode=mma is lowered with 64-bit indices";
-  constexpr int64_t kNarrowIndexBytes = int64_t(1) << 30;
-  int64_t largest = 0;
-  for (Value v : gemvBufferOperands(op)) {
-    auto t = cast<MemRefType>(v.getType());
-    largest =
-        std::max(largest, t.getNumElements() *
-                              llvm::divideCeil(t.getElementTypeBitWidth(), 8));
-  }
-  // The f32 partials of a split across CTAs: [cta-split-k, L, N, M].
-  MemRefType a = op.getA().getType();
-  largest = std::max(largest, cfg.ctaSplitK * a.getDimSize(0) *
-                                  op.getNumVectors() * a.getDimSize(1) * 4);
+  constexpr double kNarrowIndexBytes = double(int64_t(1) << 30);
+  double largest = 0;
+  for (Value v : gemvBufferOperands(op))
+    largest = std::max(largest, memrefBytes(cast<MemRefType>(v.getType())));
+  if (cfg.ctaSplitK > 1)
+    largest = std::max(largest, memrefBytes(MemRefType::get(
+                                    splitKWorkspaceShape(op, cfg),
+                                    Float32Type::get(op.getContext()))));
   if (largest >= kNarrowIndexBytes)
-    return "a buffer of " + std::to_string(largest) +
+    return "a buffer of " + std::to_string(int64_t(largest)) +
            " bytes needs 64-bit offsets (32 bits serve buffers under 1 GiB)";
   return "";
 }
@@ -208,11 +211,9 @@ resolveIndexBits(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
       return op.emitOpError() << "index-bits=32: " << unsupported;
     return 32;
   }
-  MemRefType a = op.getA().getType();
-  ::nvfp4::cost::GemvShape shape{a.getDimSize(1), a.getDimSize(2) * 2,
-                                 a.getDimSize(0), getBlockSize(op.getFormat())};
-  return unsupported.empty() && ::nvfp4::cost::preferNarrowIndex(shape) ? 32
-                                                                        : 64;
+  return unsupported.empty() && ::nvfp4::cost::preferNarrowIndex(costShape(op))
+             ? 32
+             : 64;
 }
 
 /// decode=mma: the options that apply to the tensor-core kernel, checked,
@@ -259,10 +260,8 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
   requested.loadsInFlight = options.loadsInFlight;
   requested.splitK = options.splitK;
   requested.rowsPerBlock = options.rowsPerBlock;
-  cost::GemvShape shape{aType.getDimSize(1), aType.getDimSize(2) * 2,
-                        aType.getDimSize(0), getBlockSize(op.getFormat())};
-  cost::GemvGeometry g =
-      cost::chooseMmaGeometry(shape, chip, op.getNumVectors(), requested);
+  cost::GemvGeometry g = cost::chooseMmaGeometry(costShape(op), chip,
+                                                 op.getNumVectors(), requested);
   cfg.rowsPerThread = g.rowsPerThread;
   cfg.lanesPerRow = g.lanesPerRow;
   cfg.bytesPerLoad = g.bytesPerLoad;
@@ -378,8 +377,7 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
   requested.splitK = options.splitK;
   requested.ctaSplitK = options.ctaSplitK;
   requested.rowsPerBlock = options.rowsPerBlock;
-  ::nvfp4::cost::GemvShape shape{rows, rowBytes * 2, aType.getDimSize(0),
-                                 getBlockSize(op.getFormat())};
+  ::nvfp4::cost::GemvShape shape = costShape(op);
   ::nvfp4::cost::GemvGeometry g =
       ::nvfp4::cost::chooseGemvGeometry(shape, chip, requested);
   // A tensor map's box holds at most 256 rows: choose again within it.
@@ -472,6 +470,16 @@ int64_t mlir::nvfp4::gridRowBlocks(GemvOp op, const KernelConfig &cfg) {
     return ::nvfp4::layout::ceilDiv(rows, 128) * 32 /
            (cfg.rowsPerBlock / cfg.rowsPerThread);
   return ::nvfp4::layout::ceilDiv(rows, cfg.rowsPerBlock);
+}
+
+SmallVector<int64_t>
+mlir::nvfp4::splitKWorkspaceShape(GemvOp op, const KernelConfig &cfg) {
+  SmallVector<int64_t> shape = {cfg.ctaSplitK,
+                                op.getA().getType().getDimSize(0)};
+  if (op.hasVectorDim())
+    shape.push_back(op.getNumVectors());
+  shape.push_back(op.getA().getType().getDimSize(1));
+  return shape;
 }
 
 int64_t mlir::nvfp4::gridX(GemvOp op, const KernelConfig &cfg) {

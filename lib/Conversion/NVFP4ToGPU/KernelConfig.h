@@ -52,6 +52,9 @@ resolveKernelConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options);
 
 /// Row blocks of one batch.
 int64_t gridRowBlocks(GemvOp op, const KernelConfig &cfg);
+/// The f32 partials of a split across CTAs: [cta-split-k, L, M], or
+/// [cta-split-k, L, N, M] when b has a vector dimension.
+SmallVector<int64_t> splitKWorkspaceShape(GemvOp op, const KernelConfig &cfg);
 /// CTAs along grid x: every row block times cta-split-k.
 int64_t gridX(GemvOp op, const KernelConfig &cfg);
 

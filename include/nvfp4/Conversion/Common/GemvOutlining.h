@@ -63,6 +63,10 @@ void replaceGemvWithLaunch(RewriterBase &rewriter, GemvOp op,
                            int64_t sharedBytes, DictionaryAttr info,
                            ValueRange extraArgs = {});
 
+/// Bytes of a static memref, as a double: products of unchecked sizes may
+/// exceed int64.
+double memrefBytes(MemRefType type);
+
 /// The size limits of every GPU lowering, as the runner enforces them: each
 /// of `sizes` (named "M", "K", "L", ...) below 2^31 and no operand beyond
 /// 2^40 bytes. A located error names the size.
