@@ -24,6 +24,16 @@ def load_jsonl(path):
     return rows
 
 
+def load_ceiling(out, flush):
+    """The read-once ceiling gpu.sh measured: bytes -> µs."""
+    ceiling = {}
+    for line in open(os.path.join(out, f"ceiling_{flush}.txt")):
+        if not line.startswith("#"):
+            size, us, _ = line.split()
+            ceiling[int(size)] = float(us)
+    return ceiling
+
+
 def ceiling_at(ceiling, size):
     """The measured ceiling for `size` bytes, linearly interpolated between
     the nearest measured sizes when it was not measured itself."""
@@ -51,11 +61,7 @@ def main():
         names.setdefault((int(m), int(k) + 16, int(l)), name)  # MXFP4 K
     for bench in sorted(glob.glob(os.path.join(out, "bench_*.jsonl"))):
         variant, flush = os.path.basename(bench)[6:-6].rsplit("_", 1)
-        ceiling = {}
-        for line in open(os.path.join(out, f"ceiling_{flush}.txt")):
-            if not line.startswith("#"):
-                size, us, _ = line.split()
-                ceiling[int(size)] = float(us)
+        ceiling = load_ceiling(out, flush)
         verify = {}
         vpath = os.path.join(out, f"verify_{variant}.jsonl")
         if os.path.exists(vpath):

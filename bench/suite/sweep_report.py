@@ -12,7 +12,7 @@ import math
 import os
 import sys
 
-from report import ceiling_at, load_jsonl
+from report import ceiling_at, load_ceiling, load_jsonl
 
 
 def geomean(xs):
@@ -21,11 +21,7 @@ def geomean(xs):
 
 def main():
     sweep, out = sys.argv[1], sys.argv[2]
-    ceiling = {}
-    for line in open(os.path.join(out, "ceiling_clean.txt")):
-        if not line.startswith("#"):
-            size, us, _ = line.split()
-            ceiling[int(size)] = float(us)
+    ceiling = load_ceiling(out, "clean")
     pct = {}  # (m, k, l) -> {configuration: % of ceiling}
     configs = []
     for path in sorted(glob.glob(os.path.join(out, "bench_*_clean.jsonl"))):

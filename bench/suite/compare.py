@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Compares two variants of one bench/suite/gpu.sh run, shape by shape:
+
+    bench/suite/compare.py OUTDIR BASE NEW [--from-bytes B] [--list N]
+
+Prints each variant's geometric mean % of the read-once ceiling (flush
+clean), the geometric mean of the time ratios NEW / BASE with the shapes
+more than 2% faster or slower, the same ratio by the shape's ceiling
+(under 4.6 µs, 4.6-10 µs, 10 µs and over), and the N shapes that gained
+and lost most. --from-bytes B also reports a mix: NEW where a (L x M x K/2
+bytes) holds at least B bytes, BASE elsewhere (a size rule tried on the
+run that measured both).
+"""
+import argparse
+import math
+import os
+
+from report import ceiling_at, load_ceiling, load_jsonl
+
+GROUPS = [(0, 4.6), (4.6, 10), (10, math.inf)]
+
+
+def geomean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else 0.0
+
+
+def timings(out, variant, ceiling):
+    """(M, K, L) -> (median µs, ceiling µs) of the variant's passing runs."""
+    result = {}
+    for r in load_jsonl(os.path.join(out, f"bench_{variant}_clean.jsonl")):
+        if "bench" in r and r.get("status") == "pass":
+            b = r["bench"]
+            result[(r["m"], r["k"], r["l"])] = (
+                b["median_us"], ceiling_at(ceiling, b["unique_bytes"]))
+    return result
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out")
+    parser.add_argument("base")
+    parser.add_argument("new")
+    parser.add_argument("--from-bytes", type=int)
+    parser.add_argument("--list", type=int, default=5)
+    args = parser.parse_args()
+    ceiling = load_ceiling(args.out, "clean")
+    base = timings(args.out, args.base, ceiling)
+    new = timings(args.out, args.new, ceiling)
+    shapes = sorted(set(base) & set(new))
+    if not shapes:
+        raise SystemExit("compare.py: no shape passed in both variants")
+
+    def pct(times, s):
+        return 100 * times[s][1] / times[s][0]
+
+    for name, times in ((args.base, base), (args.new, new)):
+        print(f"{name}: {len(shapes)} shapes, geometric mean "
+              f"{geomean([pct(times, s) for s in shapes]):.1f}% of the "
+              f"ceiling")
+    ratio = {s: new[s][0] / base[s][0] for s in shapes}
+    print(f"time ratio {args.new} / {args.base}: "
+          f"{geomean(list(ratio.values())):.3f}, "
+          f"{sum(r < 0.98 for r in ratio.values())} more than 2% faster, "
+          f"{sum(r > 1.02 for r in ratio.values())} slower")
+    for lo, hi in GROUPS:
+        group = [ratio[s] for s in shapes if lo <= base[s][1] < hi]
+        if group:
+            print(f"  ceiling {lo}-{hi} µs: {len(group)} shapes, time ratio "
+                  f"{geomean(group):.3f}")
+    if args.from_bytes is not None:
+        chosen = [s for s in shapes
+                  if s[2] * s[0] * (s[1] // 2) >= args.from_bytes]
+        mixed = [pct(new if s in chosen else base, s) for s in shapes]
+        print(f"{args.new} from {args.from_bytes} bytes of a "
+              f"({len(chosen)} shapes, time ratio "
+              f"{geomean([ratio[s] for s in chosen]):.3f}): geometric mean "
+              f"{geomean(mixed):.1f}% of the ceiling")
+    ranked = sorted(shapes, key=ratio.get)
+    shown = ranked if 2 * args.list >= len(ranked) else (
+        ranked[:args.list] + ranked[len(ranked) - args.list:])
+    for s in shown:
+        print(f"  {s[0]} x {s[1]} x {s[2]}: {base[s][0]:.2f} -> "
+              f"{new[s][0]:.2f} µs ({ratio[s]:.3f})")
+
+
+if __name__ == "__main__":
+    main()
