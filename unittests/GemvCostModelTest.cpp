@@ -145,6 +145,25 @@ TEST(GemvCostModel, ShortRowsWithEnoughThreadsAreNotSplit) {
   EXPECT_EQ(g.splitK * g.ctaSplitK, 1);
 }
 
+TEST(GemvCostModel, SmallLaunchesTakeFewerRowsAThread) {
+  // 16 x 7776 x 1 at four rows a thread: 4 CTAs of 128 threads for 132 SMs,
+  // each thread decoding 8 loads in turn; one row a thread gives 16 CTAs.
+  GemvShape tiny{16, 7776, 1, 16};
+  GemvGeometry g = chooseGemvGeometry(tiny, h200(), {});
+  EXPECT_EQ(g.rowsPerThread, 1);
+  EXPECT_EQ(launchThreads(tiny, g), 16 * 4 * 32);
+  // 576 x 7168 x 1: 140 threads an SM at four rows, two rows a thread.
+  EXPECT_EQ(chooseGemvGeometry({576, 7168, 1, 16}, h200(), {}).rowsPerThread,
+            2);
+  // 3072 x 3072 x 1: 372 threads an SM, enough for four rows.
+  EXPECT_EQ(chooseGemvGeometry({3072, 3072, 1, 16}, h200(), {}).rowsPerThread,
+            4);
+  // The thresholds are the model's: with none, four rows everywhere.
+  Targets always4;
+  always4.fourRowsThreadsPerSM = 0;
+  EXPECT_EQ(chooseGemvGeometry(tiny, h200(), {}, always4).rowsPerThread, 4);
+}
+
 TEST(GemvCostModel, GivenFieldsAreKept) {
   GemvGeometry req;
   req.rowsPerThread = 2;

@@ -45,9 +45,20 @@ GemvGeometry nvfp4::cost::chooseGemvGeometry(const GemvShape &shape,
   if (!g.bytesPerLoad)
     g.bytesPerLoad = rowBytes % 16 == 0 ? 16 : 8;
   int64_t chunks = std::max<int64_t>(rowBytes / g.bytesPerLoad, 1);
-  // Four rows share one decode of b; fewer when there are fewer rows.
-  if (!g.rowsPerThread)
-    g.rowsPerThread = std::min<int64_t>(4, shape.m);
+  // Four rows share one decode of b (fewer when there are fewer rows),
+  // unless that leaves the SMs so few threads that each thread's chain of
+  // loads and decodes sets the time.
+  if (!g.rowsPerThread) {
+    GemvGeometry four = g;
+    four.rowsPerThread = std::min<int64_t>(4, shape.m);
+    four = chooseGemvGeometry(shape, chip, four, targets);
+    int64_t perSM = launchThreads(shape, four) / chip.smCount;
+    if (perSM >= targets.fourRowsThreadsPerSM)
+      return four;
+    g.rowsPerThread = perSM >= targets.twoRowsThreadsPerSM
+                          ? std::min<int64_t>(2, shape.m)
+                          : 1;
+  }
   // A warp a row when the row has at least 32 loads, so a warp's loads are
   // 512 contiguous bytes.
   if (!g.lanesPerRow)
@@ -121,6 +132,12 @@ GemvGeometry nvfp4::cost::chooseGemvGeometry(const GemvShape &shape,
     g.rowsPerBlock = groups * g.rowsPerThread;
   }
   return g;
+}
+
+int64_t nvfp4::cost::launchThreads(const GemvShape &shape,
+                                   const GemvGeometry &g) {
+  int64_t ctas = ceilDiv(shape.m, g.rowsPerBlock) * shape.l * g.ctaSplitK;
+  return ctas * (g.rowsPerBlock / g.rowsPerThread) * g.lanesPerRow * g.splitK;
 }
 
 bool nvfp4::cost::preferNarrowIndex(const GemvShape &shape,

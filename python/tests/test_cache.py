@@ -98,7 +98,7 @@ def test_options_reach_the_pipeline(compiler, cache_dir):
     with pytest.raises(CompileError, match="nvfp4-opt failed .*rows-per-"
                        "block = 3 is not a multiple"):
         nvfp4.compile(256, 2048, 1, chip="sm_90a", cache_dir=cache_dir,
-                      rows_per_block=3)
+                      rows_per_thread=2, rows_per_block=3)
     with pytest.raises(CompileError, match="no option 'bogus'"):
         nvfp4.compile(256, 2048, 1, chip="sm_90a", cache_dir=cache_dir,
                       bogus=1)

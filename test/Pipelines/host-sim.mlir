@@ -2,7 +2,7 @@
 // device passes) as host code for the GPU simulation runtime; the host
 // function calls one launcher a kernel, with bare pointers.
 //
-// RUN: nvfp4-opt %s --nvfp4-to-host-sim="chip=sm_90a split-k=2 cta-split-k=1 lanes-per-row=8 export-prefix=sim_" \
+// RUN: nvfp4-opt %s --nvfp4-to-host-sim="chip=sm_90a split-k=2 cta-split-k=1 lanes-per-row=8 rows-per-thread=4 export-prefix=sim_" \
 // RUN:   | FileCheck %s --check-prefix=SM90
 // RUN: nvfp4-opt %s --nvfp4-to-host-sim="chip=sm_100a" | FileCheck %s --check-prefix=SM100
 // The result is plain LLVM IR for the host.

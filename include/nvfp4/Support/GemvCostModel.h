@@ -64,6 +64,14 @@ struct Targets {
   /// Steps (one load per row per lane) below which a K slice's reduction
   /// costs more than the parallelism it adds.
   int64_t minStepsPerSlice = 1;
+  /// Threads an SM the launch of four rows a thread must give it, else two
+  /// rows a thread (and below twoRowsThreadsPerSM one): so small a launch
+  /// is bound by each thread's chain of loads and decodes, not by the
+  /// instructions four rows save by sharing b's decode (docs/benchmarks.md,
+  /// item 20: one row a thread 3-18% faster on launches of under 128
+  /// threads an SM, 10-44% slower on those of over 500).
+  int64_t fourRowsThreadsPerSM = 256;
+  int64_t twoRowsThreadsPerSM = 128;
   /// Threads of a CTA: ptxas allots about 70 registers a thread to the
   /// kernel at 128 (7 CTAs an SM) but about 96 at 256 (2 CTAs an SM).
   int64_t ctaThreads = 128;
@@ -97,6 +105,9 @@ struct KSlicing {
 };
 KSlicing sliceK(int64_t rowBytes, int64_t bytesPerLoad, int64_t lanesPerRow,
                 int64_t slices);
+
+/// Threads the launch of geometry `g` (every field chosen) runs for `shape`.
+int64_t launchThreads(const GemvShape &shape, const GemvGeometry &g);
 
 /// The tensor-core kernel (decode=mma): a quad of lanes covers 64 bytes of
 /// a row (16 bytes a lane), the MMA fragment's K layout.

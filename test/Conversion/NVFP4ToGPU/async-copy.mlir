@@ -2,10 +2,10 @@
 // copies (cp.async) that run stages - 1 steps ahead of the decode, and the
 // PTX pipeline lowers them through NVVM.
 //
-// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="chip=sm_90a async-copy-stages=3" \
+// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="chip=sm_90a async-copy-stages=3 rows-per-thread=4" \
 // RUN:   | FileCheck %s
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: nvfp4-opt %s --nvfp4-to-ptx="chip=sm_90a async-copy-stages=3 export-dir=%t" -o /dev/null
+// RUN: nvfp4-opt %s --nvfp4-to-ptx="chip=sm_90a async-copy-stages=3 rows-per-thread=4 export-dir=%t" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t/nvfp4_gemv_256x4096x1_nvfp4_linear_f16.ptx
 
 func.func @gemv(%a: memref<1x256x2048xi8>, %sfa: memref<1x256x256xf8E4M3FN>,

@@ -1,8 +1,8 @@
 // With blocked NVFP4 scales a thread takes the 4 rows 32 apart whose scales
 // share one 16-byte line of an atom, and loads that line once per step;
 // otherwise it loads each row's 2 scales separately.
-// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="chip=sm_90a rows-per-block=16 split-k=1 cta-split-k=1" | FileCheck %s
-// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="chip=sm_90a rows-per-block=16 split-k=1 cta-split-k=1 interleave-rows=false" \
+// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="chip=sm_90a rows-per-thread=4 rows-per-block=16 split-k=1 cta-split-k=1" | FileCheck %s
+// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="chip=sm_90a rows-per-thread=4 rows-per-block=16 split-k=1 cta-split-k=1 interleave-rows=false" \
 // RUN:   | FileCheck %s --check-prefix=PLAIN
 
 // 130 rows pad to 2 atoms = 64 row groups of 4 rows; 4 groups a CTA.

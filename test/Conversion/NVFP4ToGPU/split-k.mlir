@@ -2,9 +2,9 @@
 // loads of 16 bytes, so 32 lanes walk it in 2 whole steps and a last step
 // of 26 lanes; cta-split-k = 3 cuts it into 3 slices of 32 loads, the last
 // one 26 long.
-// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="chip=sm_90a cta-split-k=3 split-k=1 rows-per-block=16" \
+// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="chip=sm_90a cta-split-k=3 split-k=1 rows-per-thread=4 rows-per-block=16" \
 // RUN:   | FileCheck %s
-// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="chip=sm_90a cta-split-k=1 split-k=1 rows-per-block=16" \
+// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="chip=sm_90a cta-split-k=1 split-k=1 rows-per-thread=4 rows-per-block=16" \
 // RUN:   | FileCheck %s --check-prefix=ONE
 
 // 64 rows / 16 = 4 row blocks, times 3 K slices.
