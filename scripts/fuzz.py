@@ -67,14 +67,14 @@ OPTION_KEYS = ["chip", "strategy", "stages", "rows-per-block",
                "loads-in-flight", "decode", "cache-hints", "prefetch",
                "interleave-rows", "max-registers", "vector-in-shared",
                "async-copy-stages", "tma", "tma-copies", "pdl", "pin-loads",
-               "index-bits",
+               "index-bits", "tuning-table",
                "split-k", "cta-split-k",
                "export-prefix", "export-cubin",
                "export-", "bogus", "", "{", "'"]
 OPTION_VALUES = ["sm_90a", "sm_100a", "sm_80", "tcgen05", "cuda-cores", "0",
                  "1", "-1", "3", "16", "32", "64", "99999999999999999999",
                  "true", "false", "dp4a", "cvt", "f32", "mma", "chip", "", "{}",
-                 "{a b}", "'x y'", '"q"', "{", "'", "=="]
+                 "{a b}", "'x y'", '"q"', "{", "'", "==", "/dev/null", "/"]
 
 SIZES = [0, 1, 2, 3, 7, 16, 17, 31, 32, 33, 64, 127, 128, 129, 255, 256, 512,
          1000, 4096, 65535, 65536, 70000, 2**31 - 1, 2**31, 2**32]

@@ -7,6 +7,8 @@
 
 #include "mlir/Pass/Pass.h"
 
+#include <memory>
+
 namespace mlir {
 class DLTIDialect;
 class RewritePatternSet;
@@ -39,6 +41,8 @@ namespace nvfp4 {
 #define GEN_PASS_DECL
 #include "nvfp4/Conversion/Passes.h.inc"
 
+class TuningTable;
+
 /// Patterns rewriting every nvfp4 op into scf/arith/memref loops.
 void populateNVFP4ToLoopsPatterns(RewritePatternSet &patterns);
 
@@ -46,8 +50,11 @@ void populateNVFP4ToLoopsPatterns(RewritePatternSet &patterns);
 /// shapes) into CUDA-core kernels, each in its own gpu.module at the end of
 /// the enclosing module, launched by gpu.launch_func. A pattern that cannot
 /// lower its op reports a located error and fails to match.
+/// `tuning`, when given, replaces options left to the cost model for the
+/// gemv kernels it names (the `tuning-table` option).
 void populateNVFP4ToGPUConversionPatterns(
-    RewritePatternSet &patterns, const ConvertNVFP4ToGPUOptions &options);
+    RewritePatternSet &patterns, const ConvertNVFP4ToGPUOptions &options,
+    std::shared_ptr<const TuningTable> tuning = nullptr);
 
 /// Patterns outlining nvfp4.gemv into Blackwell tcgen05 kernels (as above).
 void populateNVFP4ToTcgen05ConversionPatterns(

@@ -175,7 +175,15 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
     NVFP4Option<"ctaSplitK", "cta-split-k", "int64_t", "0",
                 "CTAs that split a row's K range (partials added in a fixed "
                 "order by the last CTA, so every run gives the same bits; "
-                "1-64; 0: cost model)">
+                "1-64; 0: cost model)">,
+    NVFP4Option<"tuningTable", "tuning-table", "std::string", "",
+                "JSON file of per-kernel options written by "
+                "bench/suite/tune.py (docs/design.md, \"Tuning tables\"): "
+                "for each gemv kernel it names, the values it gives to the "
+                "options left to the cost model (rows-per-block, "
+                "rows-per-thread, lanes-per-row, bytes-per-load, "
+                "loads-in-flight, split-k, cta-split-k, index-bits) are "
+                "used; options given here win">
   ];
 }
 

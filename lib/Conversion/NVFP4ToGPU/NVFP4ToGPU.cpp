@@ -13,6 +13,7 @@
 #include "KernelConfig.h"
 #include "QuantizeKernel.h"
 #include "TmaCopy.h"
+#include "TuningTable.h"
 
 #include "nvfp4/Conversion/Common/GemvOutlining.h"
 #include "nvfp4/Conversion/Common/TensorMapIR.h"
@@ -118,15 +119,17 @@ DictionaryAttr launchInfo(OpBuilder &b, ConvertScaleLayoutOp op, StringRef name,
 
 /// nvfp4.gemv -> its own gpu.module + gpu.launch_func (GemvKernel.cpp).
 struct GemvLowering : public OpRewritePattern<GemvOp> {
-  GemvLowering(MLIRContext *ctx, const ConvertNVFP4ToGPUOptions &options)
-      : OpRewritePattern(ctx), options(options) {}
+  GemvLowering(MLIRContext *ctx, const ConvertNVFP4ToGPUOptions &options,
+               std::shared_ptr<const TuningTable> tuning)
+      : OpRewritePattern(ctx), options(options), tuning(std::move(tuning)) {}
 
   LogicalResult matchAndRewrite(GemvOp op,
                                 PatternRewriter &rewriter) const override {
     if (failed(checkGemvGpuSizes(op)))
       return failure();
     // Invalid options are a located error, not a silent non-match.
-    FailureOr<KernelConfig> cfg = resolveKernelConfig(op, options);
+    FailureOr<KernelConfig> cfg = resolveKernelConfig(
+        op, tuning ? tuning->apply(gemvKernelName(op), options) : options);
     if (failed(cfg))
       return failure();
     auto module = op->getParentOfType<ModuleOp>();
@@ -166,6 +169,7 @@ struct GemvLowering : public OpRewritePattern<GemvOp> {
   }
 
   ConvertNVFP4ToGPUOptions options;
+  std::shared_ptr<const TuningTable> tuning;
 };
 
 /// nvfp4.convert_scale_layout -> one thread per destination byte
@@ -230,6 +234,7 @@ struct ConvertNVFP4ToGPUPass
     options.interleaveRows = interleaveRows;
     options.pinLoads = pinLoads;
     options.indexBits = indexBits;
+    options.tuningTable = tuningTable;
     return options;
   }
 
@@ -239,8 +244,16 @@ struct ConvertNVFP4ToGPUPass
     if (failed(checkOptionsCopied(module, *this,
                                   *createConvertNVFP4ToGPU(options))))
       return signalPassFailure();
+    std::shared_ptr<const TuningTable> tuning;
+    if (!options.tuningTable.empty()) {
+      FailureOr<TuningTable> table = TuningTable::load(
+          module.getLoc(), options.tuningTable, options.chip.name);
+      if (failed(table))
+        return signalPassFailure();
+      tuning = std::make_shared<const TuningTable>(std::move(*table));
+    }
     RewritePatternSet patterns(&getContext());
-    populateNVFP4ToGPUConversionPatterns(patterns, options);
+    populateNVFP4ToGPUConversionPatterns(patterns, options, std::move(tuning));
     // One walk in program order, so kernels appear in the order of their
     // ops; a pattern that fails has reported a located error.
     walkAndApplyPatterns(module, std::move(patterns));
@@ -256,8 +269,9 @@ struct ConvertNVFP4ToGPUPass
 } // namespace
 
 void mlir::nvfp4::populateNVFP4ToGPUConversionPatterns(
-    RewritePatternSet &patterns, const ConvertNVFP4ToGPUOptions &options) {
-  patterns.add<GemvLowering>(patterns.getContext(), options);
+    RewritePatternSet &patterns, const ConvertNVFP4ToGPUOptions &options,
+    std::shared_ptr<const TuningTable> tuning) {
+  patterns.add<GemvLowering>(patterns.getContext(), options, std::move(tuning));
   patterns.add<ConvertScaleLayoutLowering>(patterns.getContext(), options.chip);
   populateQuantizeToGPUPatterns(patterns, options.chip);
 }
