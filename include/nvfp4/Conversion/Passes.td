@@ -179,11 +179,9 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
     NVFP4Option<"tuningTable", "tuning-table", "std::string", "",
                 "JSON file of per-kernel options written by "
                 "bench/suite/tune.py (docs/design.md, \"Tuning tables\"): "
-                "for each gemv kernel it names, the values it gives to the "
-                "options left to the cost model (rows-per-block, "
-                "rows-per-thread, lanes-per-row, bytes-per-load, "
-                "loads-in-flight, split-k, cta-split-k, index-bits) are "
-                "used; options given here win">
+                "for each gemv kernel it names, the values it gives to "
+                "options whose 0 leaves the choice to the cost model are "
+                "used where they are 0 here">
   ];
 }
 
