@@ -13,6 +13,9 @@ from .errors import ArgumentError
 # Set by the package: the chip is an argument of its own, the export
 # options name files inside the cache.
 RESERVED = ("chip", "export-dir", "export-prefix", "export-cubin")
+# Names a file, whose content the cache key (the option string) would not
+# see, relative to a directory the compiler does not run in.
+FILE_OPTIONS = ("tuning-table",)
 _VALUE = re.compile(r"[A-Za-z0-9_.+-]+")
 _NAME = re.compile(r"[a-z][a-z0-9-]*")
 
@@ -46,6 +49,11 @@ def pipeline_options(chip, options):
         if name in RESERVED:
             raise ArgumentError(f"option {name} is set by the nvfp4 package "
                                 f"(pass chip= for the chip)")
+        if name in FILE_OPTIONS:
+            raise ArgumentError(
+                f"option {name} names a file, which the kernel cache "
+                f"cannot key on: give the table's options for this kernel "
+                f"as keywords (rows_per_thread=..., ...)")
         fields[name] = option_value(name, value)
     return " ".join([f"chip={chip}"] +
                     [f"{name}={fields[name]}" for name in sorted(fields)])

@@ -18,6 +18,7 @@ def test_canonical_order_and_spelling():
 @pytest.mark.parametrize("options, words", [
     ({"export_dir": "x"}, "set by the nvfp4 package"),
     ({"chip": "sm_90a"}, "set by the nvfp4 package"),
+    ({"tuning_table": "table.json"}, "names a file"),
     ({"split_k": 1.5}, "expected an integer"),
     ({"decode": "dp4a prefetch=true"}, "expected an integer"),
     ({"decode": ""}, "expected an integer"),
