@@ -21,9 +21,7 @@ namespace {
 
 const ChipInfo &h200() { return *findChip("sm_90a"); }
 
-int64_t threads(const GemvGeometry &g) {
-  return g.rowsPerBlock / g.rowsPerThread * g.lanesPerRow * g.splitK;
-}
+int64_t threads(const GemvGeometry &g) { return threadsPerCta(g); }
 
 /// Every chunk of a row lies in exactly one slice, and no slice is empty.
 void expectSlicesCover(int64_t rowBytes, const GemvGeometry &g) {
@@ -162,6 +160,18 @@ TEST(GemvCostModel, SmallLaunchesTakeFewerRowsAThread) {
   Targets always4;
   always4.fourRowsThreadsPerSM = 0;
   EXPECT_EQ(chooseGemvGeometry(tiny, h200(), {}, always4).rowsPerThread, 4);
+  // 16 rows a CTA given: one row a thread would need 2048 threads a CTA
+  // (K split 4 ways in it), so four rows stay.
+  GemvGeometry req;
+  req.rowsPerBlock = 16;
+  g = chooseGemvGeometry(tiny, h200(), req);
+  EXPECT_EQ(g.rowsPerThread, 4);
+  expectLegal(tiny, g);
+  // 4 rows a CTA given: one row a thread fits (512 threads).
+  req.rowsPerBlock = 4;
+  g = chooseGemvGeometry(tiny, h200(), req);
+  EXPECT_EQ(g.rowsPerThread, 1);
+  expectLegal(tiny, g);
 }
 
 TEST(GemvCostModel, GivenFieldsAreKept) {

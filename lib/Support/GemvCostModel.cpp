@@ -55,9 +55,14 @@ GemvGeometry nvfp4::cost::chooseGemvGeometry(const GemvShape &shape,
     int64_t perSM = launchThreads(shape, four) / chip.smCount;
     if (perSM >= targets.fourRowsThreadsPerSM)
       return four;
-    g.rowsPerThread = perSM >= targets.twoRowsThreadsPerSM
-                          ? std::min<int64_t>(2, shape.m)
-                          : 1;
+    GemvGeometry fewer = g;
+    fewer.rowsPerThread = perSM >= targets.twoRowsThreadsPerSM
+                              ? std::min<int64_t>(2, shape.m)
+                              : 1;
+    fewer = chooseGemvGeometry(shape, chip, fewer, targets);
+    // Rows a CTA the caller gave may hold too many threads at fewer rows a
+    // thread.
+    return threadsPerCta(fewer) <= kMaxCtaThreads ? fewer : four;
   }
   // A warp a row when the row has at least 32 loads, so a warp's loads are
   // 512 contiguous bytes.
@@ -134,10 +139,14 @@ GemvGeometry nvfp4::cost::chooseGemvGeometry(const GemvShape &shape,
   return g;
 }
 
+int64_t nvfp4::cost::threadsPerCta(const GemvGeometry &g) {
+  return g.rowsPerBlock / g.rowsPerThread * g.lanesPerRow * g.splitK;
+}
+
 int64_t nvfp4::cost::launchThreads(const GemvShape &shape,
                                    const GemvGeometry &g) {
-  int64_t ctas = ceilDiv(shape.m, g.rowsPerBlock) * shape.l * g.ctaSplitK;
-  return ctas * (g.rowsPerBlock / g.rowsPerThread) * g.lanesPerRow * g.splitK;
+  return ceilDiv(shape.m, g.rowsPerBlock) * shape.l * g.ctaSplitK *
+         threadsPerCta(g);
 }
 
 bool nvfp4::cost::preferNarrowIndex(const GemvShape &shape,

@@ -18,6 +18,8 @@ namespace nvfp4 {
 
 /// Threads of a warp, on every chip the compiler targets.
 inline constexpr int64_t kWarpSize = 32;
+/// Threads a CTA holds at most, on every chip the compiler targets.
+inline constexpr int64_t kMaxCtaThreads = 1024;
 /// Bytes of an mbarrier object in shared memory (PTX: an aligned .b64).
 inline constexpr int64_t kMbarrierBytes = 8;
 

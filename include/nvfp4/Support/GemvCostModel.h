@@ -106,7 +106,9 @@ struct KSlicing {
 KSlicing sliceK(int64_t rowBytes, int64_t bytesPerLoad, int64_t lanesPerRow,
                 int64_t slices);
 
-/// Threads the launch of geometry `g` (every field chosen) runs for `shape`.
+/// Threads a CTA of geometry `g` (every field chosen) holds, and those its
+/// whole launch runs for `shape`.
+int64_t threadsPerCta(const GemvGeometry &g);
 int64_t launchThreads(const GemvShape &shape, const GemvGeometry &g);
 
 /// The tensor-core kernel (decode=mma): a quad of lanes covers 64 bytes of

@@ -274,7 +274,7 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
     return op.emitOpError()
            << "decode=mma needs rows-per-block a multiple of the " << tileRows
            << " rows of a warp (8 x rows-per-thread), got " << cfg.rowsPerBlock;
-  if (cfg.threads() > 1024)
+  if (cfg.threads() > ::nvfp4::kMaxCtaThreads)
     return op.emitOpError()
            << "decode=mma: rows-per-block / (8 x rows-per-thread) warps x "
               "split-k = "
@@ -406,7 +406,9 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
     return op.emitOpError()
            << "rows-per-block = " << cfg.rowsPerBlock
            << " is not a multiple of rows-per-thread = " << cfg.rowsPerThread;
-  if (cfg.threads() < 32 || cfg.threads() > 1024 || cfg.threads() % 32 != 0)
+  if (cfg.threads() < ::nvfp4::kWarpSize ||
+      cfg.threads() > ::nvfp4::kMaxCtaThreads ||
+      cfg.threads() % ::nvfp4::kWarpSize != 0)
     return op.emitOpError()
            << "rows-per-block / rows-per-thread * lanes-per-row * split-k = "
            << cfg.rowGroups() << " * " << cfg.lanesPerRow << " * " << cfg.splitK
@@ -426,7 +428,7 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
   cfg.pdl = options.pdl;
   if (cfg.tma && failed(checkTmaConfig(op, cfg)))
     return failure();
-  if (cfg.launchThreads() > 1024)
+  if (cfg.launchThreads() > ::nvfp4::kMaxCtaThreads)
     return op.emitOpError()
            << "tma adds a producer warp to the " << cfg.threads()
            << " threads; a CTA holds at most 1024";
