@@ -67,7 +67,7 @@ OPTION_KEYS = ["chip", "strategy", "stages", "rows-per-block",
                "loads-in-flight", "decode", "cache-hints", "prefetch",
                "interleave-rows", "max-registers", "vector-in-shared",
                "async-copy-stages", "tma", "tma-copies", "pdl", "pin-loads",
-               "index-bits", "tuning-table",
+               "index-bits", "tuning-table", "cta-threads",
                "split-k", "cta-split-k",
                "export-prefix", "export-cubin",
                "export-", "bogus", "", "{", "'"]

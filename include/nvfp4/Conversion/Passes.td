@@ -176,6 +176,10 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
                 "CTAs that split a row's K range (partials added in a fixed "
                 "order by the last CTA, so every run gives the same bits; "
                 "1-64; 0: cost model)">,
+    NVFP4Option<"ctaThreads", "cta-threads", "int64_t", "0",
+                "Threads a CTA of the CUDA-core kernel aims for: the cost "
+                "model fills it with row groups and splits of K within it "
+                "(a multiple of 32 in [32, 1024]; 0: the cost model's 128)">,
     NVFP4Option<"tuningTable", "tuning-table", "std::string", "",
                 "JSON file of per-kernel options written by "
                 "bench/suite/tune.py (docs/design.md, \"Tuning tables\"): "

@@ -81,7 +81,7 @@ bool optionsFitMma(const ConvertNVFP4ToGPUOptions &o) {
          oneOf(o.ctaSplitK, {0, 1}) && oneOf(o.rowsPerThread, {0, 2, 4, 8}) &&
          o.loadsInFlight <= 4 && !o.rowsPerBlock && !o.splitK &&
          !o.vectorInShared && !o.asyncCopyStages && !o.tma && !o.pinLoads &&
-         o.indexBits != 32;
+         o.indexBits != 32 && !o.ctaThreads;
 }
 
 FailureOr<DecodeMethod> resolveDecode(GemvOp op,
@@ -240,9 +240,10 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
     return op.emitOpError()
            << "decode=mma loads a into registers: vector-in-shared, "
               "async-copy-stages and tma do not apply";
-  if (options.pinLoads)
+  if (options.pinLoads || options.ctaThreads)
     return op.emitOpError()
-           << "decode=mma: pin-loads applies to the CUDA-core kernel only";
+           << "decode=mma: " << (options.pinLoads ? "pin-loads" : "cta-threads")
+           << " applies to the CUDA-core kernel only";
   if (options.rowsPerThread && options.rowsPerThread != 2 &&
       options.rowsPerThread != 4 && options.rowsPerThread != 8)
     return op.emitOpError() << "decode=mma takes rows-per-thread = 2, 4 or 8 "
@@ -368,6 +369,15 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
   if (options.ctaSplitK &&
       failed(checkRange(op, "cta-split-k", options.ctaSplitK, 1, 64)))
     return failure();
+  if (options.ctaThreads) {
+    if (failed(checkRange(op, "cta-threads", options.ctaThreads,
+                          ::nvfp4::kWarpSize, ::nvfp4::kMaxCtaThreads)))
+      return failure();
+    if (options.ctaThreads % ::nvfp4::kWarpSize != 0)
+      return op.emitOpError()
+             << "cta-threads must be a multiple of " << ::nvfp4::kWarpSize
+             << ", got " << options.ctaThreads;
+  }
 
   ::nvfp4::cost::GemvGeometry requested;
   requested.rowsPerThread = options.rowsPerThread;
@@ -378,13 +388,16 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
   requested.ctaSplitK = options.ctaSplitK;
   requested.rowsPerBlock = options.rowsPerBlock;
   ::nvfp4::cost::GemvShape shape = costShape(op);
+  ::nvfp4::cost::Targets targets;
+  if (options.ctaThreads)
+    targets.ctaThreads = options.ctaThreads;
   ::nvfp4::cost::GemvGeometry g =
-      ::nvfp4::cost::chooseGemvGeometry(shape, chip, requested);
+      ::nvfp4::cost::chooseGemvGeometry(shape, chip, requested, targets);
   // A tensor map's box holds at most 256 rows: choose again within it.
   if (options.tma && !options.rowsPerBlock &&
       g.rowsPerBlock > ::nvfp4::tensormap::kMaxBoxSize) {
     requested.rowsPerBlock = ::nvfp4::tensormap::kMaxBoxSize;
-    g = ::nvfp4::cost::chooseGemvGeometry(shape, chip, requested);
+    g = ::nvfp4::cost::chooseGemvGeometry(shape, chip, requested, targets);
   }
   cfg.rowsPerThread = g.rowsPerThread;
   cfg.lanesPerRow = g.lanesPerRow;

@@ -234,6 +234,7 @@ struct ConvertNVFP4ToGPUPass
     options.interleaveRows = interleaveRows;
     options.pinLoads = pinLoads;
     options.indexBits = indexBits;
+    options.ctaThreads = ctaThreads;
     options.tuningTable = tuningTable;
     return options;
   }

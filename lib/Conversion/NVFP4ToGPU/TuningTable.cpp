@@ -29,6 +29,7 @@ constexpr Tunable kTunables[] = {
     {"loads-in-flight", &ConvertNVFP4ToGPUOptions::loadsInFlight},
     {"split-k", &ConvertNVFP4ToGPUOptions::splitK},
     {"cta-split-k", &ConvertNVFP4ToGPUOptions::ctaSplitK},
+    {"cta-threads", &ConvertNVFP4ToGPUOptions::ctaThreads},
     {"index-bits", &ConvertNVFP4ToGPUOptions::indexBits},
 };
 

@@ -11,7 +11,7 @@
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/ptx/nvfp4_gemv_64x4096x1_nvfp4_linear_f16.json
 // Every option a table may give is one the pass takes, each value checked
 // as on the command line:
-// RUN: echo '{"version": 1, "chip": "sm_90a", "kernels": {"nvfp4_gemv_64x4096x1_nvfp4_linear_f16": {"rows-per-block": 8, "rows-per-thread": 4, "lanes-per-row": 16, "bytes-per-load": 8, "loads-in-flight": 2, "split-k": 2, "cta-split-k": 1, "index-bits": 32}}}' > %t/all.json
+// RUN: echo '{"version": 1, "chip": "sm_90a", "kernels": {"nvfp4_gemv_64x4096x1_nvfp4_linear_f16": {"rows-per-block": 8, "rows-per-thread": 4, "lanes-per-row": 16, "bytes-per-load": 8, "loads-in-flight": 2, "split-k": 2, "cta-split-k": 1, "cta-threads": 64, "index-bits": 32}}}' > %t/all.json
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="tuning-table=%t/all.json" | FileCheck %s --check-prefix=ALL
 // RUN: echo '{"version": 1, "chip": "sm_90a", "kernels": {"nvfp4_gemv_64x4096x1_nvfp4_linear_f16": {"split-k": 17}}}' > %t/range.json
 // RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="tuning-table=%t/range.json" 2>&1 | FileCheck %s --check-prefix=RANGE
@@ -43,7 +43,7 @@
 // SYNTAX: error: tuning table '{{.*}}syntax.json': not JSON:
 // VERSION: error: tuning table '{{.*}}version.json': "version" must be 1
 // CHIP: error: tuning table '{{.*}}chip.json': made for chip sm_100a, compiling for sm_90a
-// OPTION: error: tuning table '{{.*}}option.json': kernel k: 'decode' is not an option the table can give (rows-per-block, rows-per-thread, lanes-per-row, bytes-per-load, loads-in-flight, split-k, cta-split-k, index-bits)
+// OPTION: error: tuning table '{{.*}}option.json': kernel k: 'decode' is not an option the table can give (rows-per-block, rows-per-thread, lanes-per-row, bytes-per-load, loads-in-flight, split-k, cta-split-k, cta-threads, index-bits)
 // VALUE: error: tuning table '{{.*}}value.json': kernel k: 'split-k' must be a positive integer
 // KEY: error: tuning table '{{.*}}key.json': unknown key "comment"
 func.func @gemv_64x4096x1_nvfp4_linear_f16(%a: memref<1x64x2048xi8>, %sfa: memref<1x64x256xf8E4M3FN>, %b: memref<1x2048xi8>, %sfb: memref<1x256xf8E4M3FN>, %c: memref<1x64xf16>, %alpha: f32) {
