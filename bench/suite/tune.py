@@ -54,6 +54,7 @@ def main():
     times = {c: timings(args.out, c) for c in configurations}
     chips = set()
     kernels = {}
+
     def manifest(configuration, kernel):
         path = os.path.join(args.sweep, configuration, kernel + ".json")
         with open(path) as f:
