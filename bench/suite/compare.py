@@ -2,6 +2,7 @@
 """Compares two variants of one bench/suite/gpu.sh run, shape by shape:
 
     bench/suite/compare.py OUTDIR BASE NEW [--from-bytes B] [--list N]
+                           [--changed SUITEDIR]
 
 Prints each variant's geometric mean % of the read-once ceiling (flush
 clean), the geometric mean of the time ratios NEW / BASE with the shapes
@@ -9,7 +10,9 @@ more than 2% faster or slower, the same ratio by the shape's ceiling
 (under 4.6 µs, 4.6-10 µs, 10 µs and over), and the N shapes that gained
 and lost most. --from-bytes B also reports a mix: NEW where a (L x M x K/2
 bytes) holds at least B bytes, BASE elsewhere (a size rule tried on the
-run that measured both).
+run that measured both). --changed SUITEDIR keeps only the shapes whose
+PTX differs between SUITEDIR/BASE and SUITEDIR/NEW. Without the run's
+ceiling_clean.txt it prints the time ratios alone.
 """
 import argparse
 import math
@@ -25,14 +28,24 @@ def geomean(xs):
 
 
 def timings(out, variant, ceiling):
-    """(M, K, L) -> (median µs, ceiling µs) of the variant's passing runs."""
+    """(M, K, L) -> (median µs, ceiling µs or None, kernel) of the
+    variant's passing runs."""
     result = {}
     for r in load_jsonl(os.path.join(out, f"bench_{variant}_clean.jsonl")):
         if "bench" in r and r.get("status") == "pass":
             b = r["bench"]
             result[(r["m"], r["k"], r["l"])] = (
-                b["median_us"], ceiling_at(ceiling, b["unique_bytes"]))
+                b["median_us"],
+                ceiling_at(ceiling, b["unique_bytes"]) if ceiling else None,
+                r["kernel"])
     return result
+
+
+def same_ptx(suite, base, new, kernel):
+    def read(variant):
+        with open(os.path.join(suite, variant, kernel + ".ptx"), "rb") as f:
+            return f.read()
+    return read(base) == read(new)
 
 
 def main():
@@ -42,18 +55,29 @@ def main():
     parser.add_argument("new")
     parser.add_argument("--from-bytes", type=int)
     parser.add_argument("--list", type=int, default=5)
+    parser.add_argument("--changed", metavar="SUITEDIR")
     args = parser.parse_args()
-    ceiling = load_ceiling(args.out, "clean")
+    ceiling_file = os.path.join(args.out, "ceiling_clean.txt")
+    ceiling = (load_ceiling(args.out, "clean")
+               if os.path.exists(ceiling_file) else None)
     base = timings(args.out, args.base, ceiling)
     new = timings(args.out, args.new, ceiling)
     shapes = sorted(set(base) & set(new))
+    if args.changed:
+        shapes = [s for s in shapes if not same_ptx(
+            args.changed, args.base, args.new, base[s][2])]
+        print(f"{len(shapes)} shapes whose kernels differ")
     if not shapes:
         raise SystemExit("compare.py: no shape passed in both variants")
 
     def pct(times, s):
         return 100 * times[s][1] / times[s][0]
 
+    if ceiling is None:
+        print(f"no {ceiling_file}: time ratios only")
     for name, times in ((args.base, base), (args.new, new)):
+        if ceiling is None:
+            break
         print(f"{name}: {len(shapes)} shapes, geometric mean "
               f"{geomean([pct(times, s) for s in shapes]):.1f}% of the "
               f"ceiling")
@@ -62,12 +86,12 @@ def main():
           f"{geomean(list(ratio.values())):.3f}, "
           f"{sum(r < 0.98 for r in ratio.values())} more than 2% faster, "
           f"{sum(r > 1.02 for r in ratio.values())} slower")
-    for lo, hi in GROUPS:
+    for lo, hi in GROUPS if ceiling else []:
         group = [ratio[s] for s in shapes if lo <= base[s][1] < hi]
         if group:
             print(f"  ceiling {lo}-{hi} µs: {len(group)} shapes, time ratio "
                   f"{geomean(group):.3f}")
-    if args.from_bytes is not None:
+    if args.from_bytes is not None and ceiling:
         chosen = [s for s in shapes
                   if s[2] * s[0] * (s[1] // 2) >= args.from_bytes]
         mixed = [pct(new if s in chosen else base, s) for s in shapes]
