@@ -21,8 +21,6 @@ namespace {
 
 const ChipInfo &h200() { return *findChip("sm_90a"); }
 
-int64_t threads(const GemvGeometry &g) { return threadsPerCta(g); }
-
 /// Every chunk of a row lies in exactly one slice, and no slice is empty.
 void expectSlicesCover(int64_t rowBytes, const GemvGeometry &g) {
   KSlicing s =
@@ -52,9 +50,9 @@ void expectLegal(const GemvShape &shape, const GemvGeometry &g) {
   EXPECT_GE(g.loadsInFlight, 1);
   EXPECT_LE(g.loadsInFlight, 8);
   EXPECT_EQ(g.rowsPerBlock % g.rowsPerThread, 0);
-  EXPECT_EQ(threads(g) % 32, 0);
-  EXPECT_GE(threads(g), 32);
-  EXPECT_LE(threads(g), 1024);
+  EXPECT_EQ(threadsPerCta(g) % 32, 0);
+  EXPECT_GE(threadsPerCta(g), 32);
+  EXPECT_LE(threadsPerCta(g), 1024);
   EXPECT_GE(g.ctaSplitK, 1);
   EXPECT_LE(g.ctaSplitK, 64);
   expectSlicesCover(rowBytes, g);
@@ -108,7 +106,7 @@ TEST(GemvCostModel, SmallMWithLongRowsSplitsKAcrossCtas) {
   GemvGeometry g = chooseGemvGeometry(shape, h200(), {});
   int64_t ctas = (19 + g.rowsPerBlock - 1) / g.rowsPerBlock * 6 * g.ctaSplitK;
   EXPECT_GT(g.ctaSplitK, 1);
-  EXPECT_GE(ctas * threads(g), 5 * 6 * 32 * 4);
+  EXPECT_GE(ctas * threadsPerCta(g), 5 * 6 * 32 * 4);
 }
 
 TEST(GemvCostModel, SmallMWithShortRowsSplitsKWithinTheCta) {
@@ -149,7 +147,7 @@ TEST(GemvCostModel, SmallLaunchesTakeFewerRowsAThread) {
   GemvShape tiny{16, 7776, 1, 16};
   GemvGeometry g = chooseGemvGeometry(tiny, h200(), {});
   EXPECT_EQ(g.rowsPerThread, 1);
-  EXPECT_EQ(launchThreads(tiny, g), 16 * 4 * 32);
+  EXPECT_EQ(gridThreads(tiny, g), 16 * 4 * 32);
   // 576 x 7168 x 1: 140 threads an SM at four rows, two rows a thread.
   EXPECT_EQ(chooseGemvGeometry({576, 7168, 1, 16}, h200(), {}).rowsPerThread,
             2);
@@ -200,8 +198,8 @@ void expectLegalMma(const GemvShape &shape, const GemvGeometry &g) {
   EXPECT_EQ(g.bytesPerLoad, kMmaBytesPerLoad);
   EXPECT_EQ(g.ctaSplitK, 1);
   EXPECT_EQ(g.rowsPerBlock % (8 * g.rowsPerThread), 0);
-  EXPECT_EQ(threads(g) % 32, 0);
-  EXPECT_LE(threads(g), 1024);
+  EXPECT_EQ(threadsPerCta(g) % 32, 0);
+  EXPECT_LE(threadsPerCta(g), 1024);
   MmaSlicing s = sliceMmaK(shape.k / 2, g.splitK);
   EXPECT_FALSE(s.hasEmptySlice());
   EXPECT_LE(s.sliceSteps * s.slices - s.steps, s.sliceSteps - 1);

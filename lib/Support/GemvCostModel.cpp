@@ -52,7 +52,7 @@ GemvGeometry nvfp4::cost::chooseGemvGeometry(const GemvShape &shape,
     GemvGeometry four = g;
     four.rowsPerThread = std::min<int64_t>(4, shape.m);
     four = chooseGemvGeometry(shape, chip, four, targets);
-    int64_t perSM = launchThreads(shape, four) / chip.smCount;
+    int64_t perSM = gridThreads(shape, four) / chip.smCount;
     if (perSM >= targets.fourRowsThreadsPerSM)
       return four;
     GemvGeometry fewer = g;
@@ -143,8 +143,8 @@ int64_t nvfp4::cost::threadsPerCta(const GemvGeometry &g) {
   return g.rowsPerBlock / g.rowsPerThread * g.lanesPerRow * g.splitK;
 }
 
-int64_t nvfp4::cost::launchThreads(const GemvShape &shape,
-                                   const GemvGeometry &g) {
+int64_t nvfp4::cost::gridThreads(const GemvShape &shape,
+                                 const GemvGeometry &g) {
   return ceilDiv(shape.m, g.rowsPerBlock) * shape.l * g.ctaSplitK *
          threadsPerCta(g);
 }

@@ -207,12 +207,12 @@ VARIANTS = [
      "loads-in-flight=2 split-k=1", ODD + WIDE),
     ("pin_loads_cvt_ctasplit", "chip=sm_100a pin-loads=true cta-split-k=2",
      SPLIT),
-    # 32-bit index arithmetic (addresses as 32-bit offsets from the
-    # buffers' 64-bit bases): streaming loads, plain loads without cache
-    # hints, the cta-split-k workspace, N and 16-bit vectors.
     # CTAs of other sizes than the cost model's 128 threads (more row
     # groups and K slices in one CTA).
     ("cta_threads_512", "cta-threads=512", ODD + WIDE + VECTORS),
+    # 32-bit index arithmetic (addresses as 32-bit offsets from the
+    # buffers' 64-bit bases): streaming loads, plain loads without cache
+    # hints, the cta-split-k workspace, N and 16-bit vectors.
     ("index32", "index-bits=32", ODD + WIDE + VECTORS),
     ("index32_vec_shared_ctasplit", "index-bits=32 vector-in-shared=true "
      "cta-split-k=2 split-k=1", SPLIT),

@@ -107,9 +107,10 @@ KSlicing sliceK(int64_t rowBytes, int64_t bytesPerLoad, int64_t lanesPerRow,
                 int64_t slices);
 
 /// Threads a CTA of geometry `g` (every field chosen) holds, and those its
-/// whole launch runs for `shape`.
+/// whole grid runs for `shape` (the kernel's grid may round the rows up to
+/// 128 where it interleaves them: the model counts them unrounded).
 int64_t threadsPerCta(const GemvGeometry &g);
-int64_t launchThreads(const GemvShape &shape, const GemvGeometry &g);
+int64_t gridThreads(const GemvShape &shape, const GemvGeometry &g);
 
 /// The tensor-core kernel (decode=mma): a quad of lanes covers 64 bytes of
 /// a row (16 bytes a lane), the MMA fragment's K layout.
