@@ -68,12 +68,13 @@ OPTION_KEYS = ["chip", "strategy", "stages", "rows-per-block",
                "interleave-rows", "max-registers", "vector-in-shared",
                "async-copy-stages", "tma", "tma-copies", "pdl", "pin-loads",
                "index-bits", "tuning-table", "cta-threads",
-               "split-k", "cta-split-k",
+               "split-k", "cta-split-k", "cta-reduction",
                "export-prefix", "export-cubin",
                "export-", "bogus", "", "{", "'"]
 OPTION_VALUES = ["sm_90a", "sm_100a", "sm_80", "tcgen05", "cuda-cores", "0",
                  "1", "-1", "3", "16", "32", "64", "99999999999999999999",
-                 "true", "false", "dp4a", "cvt", "f32", "mma", "chip", "", "{}",
+                 "true", "false", "dp4a", "cvt", "f32", "mma", "chip",
+                 "auto", "cluster", "global", "", "{}",
                  "{a b}", "'x y'", '"q"', "{", "'", "==", "/dev/null", "/"]
 
 SIZES = [0, 1, 2, 3, 7, 16, 17, 31, 32, 33, 64, 127, 128, 129, 255, 256, 512,

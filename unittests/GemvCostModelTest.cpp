@@ -120,6 +120,27 @@ TEST(GemvCostModel, SmallMWithShortRowsSplitsKWithinTheCta) {
   EXPECT_GT(chooseGemvGeometry({16, 12288, 1, 16}, h200(), {}).ctaSplitK, 1);
 }
 
+TEST(GemvCostModel, CtaSplitStaysWithinMaxCtaSplitK) {
+  // One row of K = 32768 read by 2 lanes: 512 steps, so only the bound on
+  // the CTAs (a portable cluster's 8 where the partials meet in a cluster)
+  // stops the split across CTAs.
+  GemvGeometry twoLanes;
+  twoLanes.lanesPerRow = 2;
+  Targets cluster;
+  cluster.maxCtaSplitK = 8;
+  EXPECT_EQ(chooseGemvGeometry({1, 32768, 1, 16}, h200(), twoLanes, cluster)
+                .ctaSplitK,
+            8);
+  EXPECT_GT(chooseGemvGeometry({1, 32768, 1, 16}, h200(), twoLanes).ctaSplitK,
+            8);
+  // A given split is kept even past the bound (the caller checks it).
+  GemvGeometry given = twoLanes;
+  given.ctaSplitK = 12;
+  EXPECT_EQ(
+      chooseGemvGeometry({1, 32768, 1, 16}, h200(), given, cluster).ctaSplitK,
+      12);
+}
+
 TEST(GemvCostModel, LargeShapesAreNotSplit) {
   GemvGeometry g = chooseGemvGeometry({4096, 7168, 8, 16}, h200(), {});
   EXPECT_EQ(g.splitK * g.ctaSplitK, 1);

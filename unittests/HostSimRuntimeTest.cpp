@@ -156,6 +156,74 @@ TEST_F(RuntimeTest, ShuffleWithExitedLaneIsAnError) {
   EXPECT_NE(std::strstr(nvfp4sim_error(), "exited"), nullptr);
 }
 
+/// Every CTA of a cluster of 4 writes its rank into the shared memory of
+/// the cluster's first CTA (mapa), which sums them after the cluster
+/// barrier: the barrier must hold it until all four arrived, and each CTA
+/// must have its own shared memory.
+void clusterSumKernel(void *args) {
+  auto *g = static_cast<Grid *>(args);
+  int32_t tid = nvfp4sim_sreg(NVFP4SIM_TID_X);
+  int32_t cta = nvfp4sim_sreg(NVFP4SIM_CTAID_X);
+  int32_t rank = cta % 4;
+  auto *shared = static_cast<int32_t *>(nvfp4sim_shared());
+  nvfp4sim_cluster_arrive();
+  nvfp4sim_cluster_wait();
+  if (tid == 0)
+    *static_cast<int32_t *>(nvfp4sim_mapa(shared + rank, 0)) = cta + 1;
+  nvfp4sim_cluster_arrive();
+  nvfp4sim_cluster_wait();
+  if (rank == 0 && tid == 0)
+    g->out[cta / 4] = shared[0] + shared[1] + shared[2] + shared[3];
+}
+
+TEST_F(RuntimeTest, ClusterBarrierAndMapa) {
+  for (int reverse : {0, 1}) {
+    nvfp4sim_set_reverse_order(reverse);
+    Grid g{std::vector<int32_t>(2, -1)};
+    nvfp4sim_launch_cluster(clusterSumKernel, &g, 8, 1, 1, 64, 1, 1, 16, 4);
+    ASSERT_EQ(nvfp4sim_error(), nullptr);
+    EXPECT_EQ(g.out[0], 1 + 2 + 3 + 4);
+    EXPECT_EQ(g.out[1], 5 + 6 + 7 + 8);
+  }
+}
+
+/// Half of CTA 1 waits at the CTA barrier for the other half, which waits
+/// at the cluster barrier for the first half's arrival: neither can end.
+void clusterMissingArriveKernel(void *) {
+  nvfp4sim_cluster_arrive();
+  nvfp4sim_cluster_wait();
+  if (nvfp4sim_sreg(NVFP4SIM_CTAID_X) == 1 &&
+      nvfp4sim_sreg(NVFP4SIM_TID_X) < 16)
+    nvfp4sim_barrier();
+  nvfp4sim_cluster_arrive();
+  nvfp4sim_cluster_wait();
+}
+
+TEST_F(RuntimeTest, ClusterDeadlockIsAnError) {
+  nvfp4sim_launch_cluster(clusterMissingArriveKernel, nullptr, 2, 1, 1, 32, 1,
+                          1, 0, 2);
+  ASSERT_NE(nvfp4sim_error(), nullptr);
+  EXPECT_NE(std::strstr(nvfp4sim_error(), "cluster barrier"), nullptr);
+}
+
+void mapaOutsideKernel(void *) {
+  static int32_t notShared;
+  nvfp4sim_mapa(&notShared, 0);
+}
+
+TEST_F(RuntimeTest, MapaOutsideSharedMemoryIsAnError) {
+  nvfp4sim_launch_cluster(mapaOutsideKernel, nullptr, 2, 1, 1, 32, 1, 1, 16, 2);
+  ASSERT_NE(nvfp4sim_error(), nullptr);
+  EXPECT_NE(std::strstr(nvfp4sim_error(), "outside the CTA's shared memory"),
+            nullptr);
+}
+
+TEST_F(RuntimeTest, ClusterMustDivideTheGrid) {
+  nvfp4sim_launch_cluster(clusterSumKernel, nullptr, 6, 1, 1, 32, 1, 1, 16, 4);
+  ASSERT_NE(nvfp4sim_error(), nullptr);
+  EXPECT_NE(std::strstr(nvfp4sim_error(), "invalid launch"), nullptr);
+}
+
 /// A[m][k] = m - k and B[k][n] = (k + 1) * (n - 3), small integers (exact
 /// in f16), with C = 1000 + m * 8 + n, so every D[m][n] is known.
 double mmaA(int m, int k) { return m - k; }

@@ -1,10 +1,12 @@
 //===- HostSim.cpp - runs rewritten GPU kernels on the host ---------------===//
 //
 // The runtime of --convert-gpu-to-host-sim (the calls are declared in
-// nvfp4/Runtime/HostSimABI.h). A launch runs its CTAs one after the other;
-// the threads of a CTA are ucontext fibers on small stacks, switched only at
+// nvfp4/Runtime/HostSimABI.h). A launch runs its clusters of CTAs (one CTA
+// each unless the kernel asks for more) one after the other; the threads of
+// a cluster are ucontext fibers on small stacks, switched only at
 // synchronisation points, so a barrier resumes when every live thread of the
-// CTA reached it and a shuffle when every lane of its mask did. Running whole
+// CTA reached it, a cluster barrier's wait when every live thread of the
+// cluster arrived, and a shuffle when every lane of its mask did. Running whole
 // CTAs in sequence is enough for kernels whose CTAs do not wait on each
 // other; a grid-wide scheduler (for a "last CTA reduces" split-K polling a
 // counter) would interleave CTAs the same way threads are interleaved here.
@@ -37,7 +39,15 @@ namespace {
 
 constexpr size_t kStackBytes = 128 * 1024;
 
-enum class State { Ready, AtBarrier, AtShuffle, AtMma, Done, Failed };
+enum class State {
+  Ready,
+  AtBarrier,
+  AtClusterWait,
+  AtShuffle,
+  AtMma,
+  Done,
+  Failed
+};
 
 struct ShuffleRequest {
   int32_t mode, mask, value, offset, clamp;
@@ -54,7 +64,11 @@ struct MmaRequest {
 struct Thread {
   ucontext_t context;
   int32_t tid[3];
-  int32_t linear;
+  int32_t linear; // in its CTA
+  int32_t cta;    // rank of its CTA in the cluster
+  /// barrier.cluster.arrive calls so far, and the count a wait needs every
+  /// live thread of the cluster to have reached.
+  int32_t clusterArrivals = 0, clusterWaitFor = 0;
   State state = State::Ready;
   ShuffleRequest shuffle;
   MmaRequest mma;
@@ -85,9 +99,12 @@ void *stackFor(size_t index, size_t &bytes) {
 struct Launch {
   Nvfp4SimEntry entry;
   void *args;
-  int32_t grid[3], block[3], ctaid[3];
-  std::vector<Thread> threads;
-  std::vector<unsigned char> shared;
+  int32_t grid[3], block[3];
+  int32_t clusterX = 1;        // CTAs of a cluster, along x
+  int32_t ctaid[3];            // of the cluster's first CTA
+  int32_t ctaThreads = 0;      // threads of one CTA
+  std::vector<Thread> threads; // every CTA's threads, CTA after CTA
+  std::vector<std::vector<unsigned char>> shared; // one buffer a CTA
   ucontext_t scheduler;
   Thread *current = nullptr;
 };
@@ -106,7 +123,7 @@ void fail(const std::string &message) {
 std::string where(const Launch &l, const Thread &t) {
   char text[128];
   std::snprintf(text, sizeof(text), "CTA (%d,%d,%d) thread (%d,%d,%d)",
-                l.ctaid[0], l.ctaid[1], l.ctaid[2], t.tid[0], t.tid[1],
+                l.ctaid[0] + t.cta, l.ctaid[1], l.ctaid[2], t.tid[0], t.tid[1],
                 t.tid[2]);
   return text;
 }
@@ -150,9 +167,10 @@ int sourceLane(const ShuffleRequest &r, int lane, bool &valid) {
   return valid ? j : lane;
 }
 
-class CtaScheduler {
+class ClusterScheduler {
 public:
-  explicit CtaScheduler(Launch &l) : l(l) {}
+  explicit ClusterScheduler(Launch &l)
+      : l(l), live(l.clusterX, l.ctaThreads), atBarrier(l.clusterX, 0) {}
 
   bool run() {
     int count = static_cast<int>(l.threads.size());
@@ -170,10 +188,10 @@ public:
       t.context.uc_link = &l.scheduler;
       makecontext(&t.context, fiberMain, 0);
       t.state = State::Ready;
+      t.clusterArrivals = t.clusterWaitFor = 0;
     }
     for (int i = 0; i < count; ++i)
       ready.push_back(&l.threads[reverseOrder ? count - 1 - i : i]);
-    live = count;
     while (!ready.empty()) {
       Thread *t = ready.front();
       ready.pop_front();
@@ -181,27 +199,35 @@ public:
       swapcontext(&l.scheduler, &t->context);
       if (!firstError.empty())
         return false;
-      if (!settle(*t))
+      if (!settle(*t) || !releaseClusterWaitIfComplete())
         return false;
     }
-    if (live != 0)
-      return deadlock();
+    for (int cta = 0; cta < l.clusterX; ++cta)
+      if (live[cta] != 0)
+        return deadlock(cta);
     return true;
   }
 
 private:
   Launch &l;
   std::deque<Thread *> ready;
-  int live = 0, atBarrier = 0;
+  std::vector<int> live, atBarrier; // a CTA's
 
   bool settle(Thread &t) {
     switch (t.state) {
     case State::Done:
-      --live;
-      return releaseBarrierIfComplete() && checkShufflesAfterExit(t);
+      --live[t.cta];
+      return releaseBarrierIfComplete(t.cta) && checkShufflesAfterExit(t);
     case State::AtBarrier:
-      ++atBarrier;
-      return releaseBarrierIfComplete();
+      ++atBarrier[t.cta];
+      return releaseBarrierIfComplete(t.cta);
+    case State::AtClusterWait:
+      if (t.clusterWaitFor > t.clusterArrivals) {
+        fail(where(l, t) + ": barrier.cluster.wait without an arrive before "
+                           "it");
+        return false;
+      }
+      return true;
     case State::AtShuffle:
       return resolveShuffle(t);
     case State::AtMma:
@@ -214,24 +240,50 @@ private:
 
   /// Exited threads do not hold a barrier back (bar.sync waits for the
   /// non-exited threads of the CTA).
-  bool releaseBarrierIfComplete() {
-    if (atBarrier == 0 || atBarrier != live)
+  bool releaseBarrierIfComplete(int cta) {
+    if (atBarrier[cta] == 0 || atBarrier[cta] != live[cta])
       return true;
     size_t count = l.threads.size();
     for (size_t i = 0; i < count; ++i) {
       Thread &t = l.threads[reverseOrder ? count - 1 - i : i];
-      if (t.state == State::AtBarrier) {
+      if (t.cta == cta && t.state == State::AtBarrier) {
         t.state = State::Ready;
         ready.push_back(&t);
       }
     }
-    atBarrier = 0;
+    atBarrier[cta] = 0;
     return true;
   }
 
-  Thread *laneThread(int warp, int lane) {
-    size_t i = static_cast<size_t>(warp * kWarpSize + lane);
-    return i < l.threads.size() ? &l.threads[i] : nullptr;
+  /// barrier.cluster.wait returns once every non-exited thread of the
+  /// cluster has arrived as often as the waiting thread had (arrivals do
+  /// not stop a thread, so this is checked after every switch).
+  bool releaseClusterWaitIfComplete() {
+    int32_t phase = 0;
+    for (const Thread &t : l.threads)
+      if (t.state == State::AtClusterWait)
+        phase = phase ? std::min(phase, t.clusterWaitFor) : t.clusterWaitFor;
+    if (!phase)
+      return true;
+    for (const Thread &t : l.threads)
+      if (t.state != State::Done && t.clusterArrivals < phase)
+        return true;
+    size_t count = l.threads.size();
+    for (size_t i = 0; i < count; ++i) {
+      Thread &t = l.threads[reverseOrder ? count - 1 - i : i];
+      if (t.state == State::AtClusterWait && t.clusterWaitFor == phase) {
+        t.state = State::Ready;
+        ready.push_back(&t);
+      }
+    }
+    return true;
+  }
+
+  /// Lane `lane` of warp `warp` of the CTA of `self`.
+  Thread *laneThread(const Thread &self, int warp, int lane) {
+    int i = warp * kWarpSize + lane;
+    return i < l.ctaThreads ? &l.threads[size_t(self.cta) * l.ctaThreads + i]
+                            : nullptr;
   }
 
   bool resolveShuffle(Thread &t) {
@@ -244,7 +296,7 @@ private:
     for (int j = 0; j < kWarpSize; ++j) {
       if (!(mask >> j & 1))
         continue;
-      Thread *other = laneThread(warp, j);
+      Thread *other = laneThread(t, warp, j);
       if (!other || other->state == State::Done) {
         fail(where(l, t) + ": shfl.sync mask names lane " + std::to_string(j) +
              ", which " + (other ? "has exited" : "does not exist"));
@@ -262,12 +314,12 @@ private:
     for (int j = 0; j < kWarpSize; ++j) {
       if (!(mask >> j & 1))
         continue;
-      Thread *dst = laneThread(warp, j);
+      Thread *dst = laneThread(t, warp, j);
       bool valid = false;
       int src = sourceLane(dst->shuffle, j, valid);
       uint32_t value =
           mask >> src & 1
-              ? static_cast<uint32_t>(laneThread(warp, src)->shuffle.value)
+              ? static_cast<uint32_t>(laneThread(t, warp, src)->shuffle.value)
               : 0xFFFFFFFFu; // undefined in PTX: make it loud
       dst->shuffle.result =
           static_cast<int64_t>(value) | (static_cast<int64_t>(valid) << 32);
@@ -275,7 +327,7 @@ private:
     for (int i = 0; i < kWarpSize; ++i) {
       int j = reverseOrder ? kWarpSize - 1 - i : i;
       if (mask >> j & 1) {
-        Thread *dst = laneThread(warp, j);
+        Thread *dst = laneThread(t, warp, j);
         dst->state = State::Ready;
         ready.push_back(dst);
       }
@@ -290,7 +342,7 @@ private:
   bool resolveMma(Thread &t) {
     int warp = t.linear / kWarpSize;
     for (int j = 0; j < kWarpSize; ++j) {
-      Thread *other = laneThread(warp, j);
+      Thread *other = laneThread(t, warp, j);
       if (!other || other->state == State::Done) {
         fail(where(l, t) + ": mma.sync needs every lane of the warp; lane " +
              std::to_string(j) + (other ? " has exited" : " does not exist"));
@@ -309,7 +361,7 @@ private:
     // g + 8 at columns 2t, 2t + 1.
     double a[16][16], b[16][8];
     for (int lane = 0; lane < kWarpSize; ++lane) {
-      const MmaRequest &r = laneThread(warp, lane)->mma;
+      const MmaRequest &r = laneThread(t, warp, lane)->mma;
       int g = lane / 4, k = 2 * (lane % 4);
       for (int i = 0; i < 2; ++i) {
         a[g][k + i] = half(r.a[0], i);
@@ -321,7 +373,7 @@ private:
       }
     }
     for (int lane = 0; lane < kWarpSize; ++lane) {
-      MmaRequest &r = laneThread(warp, lane)->mma;
+      MmaRequest &r = laneThread(t, warp, lane)->mma;
       int g = lane / 4, n = 2 * (lane % 4);
       for (int e = 0; e < 4; ++e) {
         int row = g + 8 * (e / 2), col = n + e % 2;
@@ -335,7 +387,7 @@ private:
       }
     }
     for (int i = 0; i < kWarpSize; ++i) {
-      Thread *dst = laneThread(warp, reverseOrder ? kWarpSize - 1 - i : i);
+      Thread *dst = laneThread(t, warp, reverseOrder ? kWarpSize - 1 - i : i);
       dst->state = State::Ready;
       ready.push_back(dst);
     }
@@ -345,7 +397,7 @@ private:
   bool checkShufflesAfterExit(Thread &t) {
     int warp = t.linear / kWarpSize, lane = t.linear % kWarpSize;
     for (int j = 0; j < kWarpSize; ++j) {
-      Thread *other = laneThread(warp, j);
+      Thread *other = laneThread(t, warp, j);
       if (other && other->state == State::AtShuffle &&
           (static_cast<uint32_t>(other->shuffle.mask) >> lane & 1)) {
         fail(where(l, *other) + ": shfl.sync waits for lane " +
@@ -356,18 +408,23 @@ private:
     return true;
   }
 
-  bool deadlock() {
-    int barrier = 0, shuffle = 0, mma = 0;
+  bool deadlock(int cta) {
+    int barrier = 0, cluster = 0, shuffle = 0, mma = 0;
     for (Thread &t : l.threads) {
+      if (t.cta != cta)
+        continue;
       barrier += t.state == State::AtBarrier;
+      cluster += t.state == State::AtClusterWait;
       shuffle += t.state == State::AtShuffle;
       mma += t.state == State::AtMma;
     }
-    char text[192];
+    char text[224];
     std::snprintf(text, sizeof(text),
                   "CTA (%d,%d,%d) deadlocked: %d threads wait at a barrier, "
-                  "%d at a shuffle, %d at an mma.sync",
-                  l.ctaid[0], l.ctaid[1], l.ctaid[2], barrier, shuffle, mma);
+                  "%d at a cluster barrier, %d at a shuffle, %d at an "
+                  "mma.sync",
+                  l.ctaid[0] + cta, l.ctaid[1], l.ctaid[2], barrier, cluster,
+                  shuffle, mma);
     fail(text);
     return false;
   }
@@ -384,6 +441,14 @@ extern "C" {
 void nvfp4sim_launch(Nvfp4SimEntry entry, void *args, int32_t gridX,
                      int32_t gridY, int32_t gridZ, int32_t blockX,
                      int32_t blockY, int32_t blockZ, int64_t sharedBytes) {
+  nvfp4sim_launch_cluster(entry, args, gridX, gridY, gridZ, blockX, blockY,
+                          blockZ, sharedBytes, 1);
+}
+
+void nvfp4sim_launch_cluster(Nvfp4SimEntry entry, void *args, int32_t gridX,
+                             int32_t gridY, int32_t gridZ, int32_t blockX,
+                             int32_t blockY, int32_t blockZ,
+                             int64_t sharedBytes, int32_t clusterX) {
   if (active) {
     fail("nvfp4sim_launch called from a simulated thread");
     return;
@@ -392,7 +457,8 @@ void nvfp4sim_launch(Nvfp4SimEntry entry, void *args, int32_t gridX,
     return; // an earlier launch failed: its results are not to be trusted
   int64_t threads = int64_t(blockX) * blockY * blockZ;
   if (gridX < 1 || gridY < 1 || gridZ < 1 || threads < 1 || threads > 1024 ||
-      sharedBytes < 0) {
+      sharedBytes < 0 || clusterX < 1 ||
+      clusterX > nvfp4::kMaxPortableClusterCtas || gridX % clusterX != 0) {
     fail("invalid launch configuration");
     return;
   }
@@ -402,23 +468,29 @@ void nvfp4sim_launch(Nvfp4SimEntry entry, void *args, int32_t gridX,
   int32_t grid[3] = {gridX, gridY, gridZ}, block[3] = {blockX, blockY, blockZ};
   std::memcpy(l.grid, grid, sizeof(grid));
   std::memcpy(l.block, block, sizeof(block));
-  l.threads.resize(threads);
-  for (int64_t i = 0; i < threads; ++i) {
+  l.clusterX = clusterX;
+  l.ctaThreads = static_cast<int32_t>(threads);
+  l.threads.resize(threads * clusterX);
+  for (int64_t i = 0; i < threads * clusterX; ++i) {
     Thread &t = l.threads[i];
-    t.linear = static_cast<int32_t>(i);
-    t.tid[0] = static_cast<int32_t>(i % blockX);
-    t.tid[1] = static_cast<int32_t>(i / blockX % blockY);
-    t.tid[2] = static_cast<int32_t>(i / (int64_t(blockX) * blockY));
+    int64_t local = i % threads;
+    t.cta = static_cast<int32_t>(i / threads);
+    t.linear = static_cast<int32_t>(local);
+    t.tid[0] = static_cast<int32_t>(local % blockX);
+    t.tid[1] = static_cast<int32_t>(local / blockX % blockY);
+    t.tid[2] = static_cast<int32_t>(local / (int64_t(blockX) * blockY));
   }
+  l.shared.resize(clusterX);
   active = &l;
   for (int32_t z = 0; z < gridZ; ++z)
     for (int32_t y = 0; y < gridY; ++y)
-      for (int32_t x = 0; x < gridX; ++x) {
+      for (int32_t x = 0; x < gridX; x += clusterX) {
         l.ctaid[0] = x;
         l.ctaid[1] = y;
         l.ctaid[2] = z;
-        l.shared.assign(static_cast<size_t>(sharedBytes), 0xFF);
-        if (!CtaScheduler(l).run()) {
+        for (std::vector<unsigned char> &buffer : l.shared)
+          buffer.assign(static_cast<size_t>(sharedBytes), 0xFF);
+        if (!ClusterScheduler(l).run()) {
           active = nullptr;
           return;
         }
@@ -447,6 +519,7 @@ int32_t nvfp4sim_sreg(int32_t which) {
   case NVFP4SIM_NTID_Z:
     return l.block[which - NVFP4SIM_NTID_X];
   case NVFP4SIM_CTAID_X:
+    return l.ctaid[0] + t.cta;
   case NVFP4SIM_CTAID_Y:
   case NVFP4SIM_CTAID_Z:
     return l.ctaid[which - NVFP4SIM_CTAID_X];
@@ -469,9 +542,36 @@ int32_t nvfp4sim_sreg(int32_t which) {
   }
 }
 
-void *nvfp4sim_shared(void) { return active->shared.data(); }
+void *nvfp4sim_shared(void) {
+  return active->shared[active->current->cta].data();
+}
 
 void nvfp4sim_barrier(void) { yieldAs(State::AtBarrier); }
+
+void nvfp4sim_cluster_arrive(void) { ++active->current->clusterArrivals; }
+
+void nvfp4sim_cluster_wait(void) {
+  Thread &t = *active->current;
+  t.clusterWaitFor = t.clusterWaitFor + 1;
+  yieldAs(State::AtClusterWait);
+}
+
+void *nvfp4sim_mapa(void *address, int32_t rank) {
+  Launch &l = *active;
+  const Thread &t = *l.current;
+  std::vector<unsigned char> &own = l.shared[t.cta];
+  auto *byte = static_cast<unsigned char *>(address);
+  if (rank < 0 || rank >= l.clusterX || byte < own.data() ||
+      byte >= own.data() + own.size()) {
+    fail(where(l, t) + ": mapa of " +
+         (rank < 0 || rank >= l.clusterX
+              ? "CTA rank " + std::to_string(rank) + " outside the cluster"
+              : std::string("an address outside the CTA's shared memory")));
+    yieldAs(State::Failed);
+    return nullptr;
+  }
+  return l.shared[rank].data() + (byte - own.data());
+}
 
 int64_t nvfp4sim_shfl(int32_t mode, int32_t mask, int32_t value, int32_t offset,
                       int32_t clamp) {

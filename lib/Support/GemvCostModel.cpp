@@ -108,7 +108,7 @@ GemvGeometry nvfp4::cost::chooseGemvGeometry(const GemvShape &shape,
     for (int64_t s = 1; s <= std::max(maxInCta, givenS); s *= 2) {
       if (givenS && s != givenS)
         continue;
-      for (int64_t c = 1; c <= 64; ++c) {
+      for (int64_t c = 1; c <= std::max(targets.maxCtaSplitK, givenC); ++c) {
         if (givenC ? c != givenC : c > 1 && steps < targets.minStepsForCtaSplit)
           continue;
         int64_t total = s * c;

@@ -216,14 +216,27 @@ VARIANTS = [
     ("index32", "index-bits=32", ODD + WIDE + VECTORS),
     ("index32_vec_shared_ctasplit", "index-bits=32 vector-in-shared=true "
      "cta-split-k=2 split-k=1", SPLIT),
+    ("index32_ctasplit_global", "index-bits=32 cta-split-k=2 split-k=1 "
+     "cta-reduction=global", SPLIT),
     ("index32_cvt_no_hints", "chip=sm_100a index-bits=32 cache-hints=false",
      ODD + VECTORS_SPLIT),
     ("no_prefetch", "prefetch=false", ODD + WIDE),
     ("no_prefetch_lif2", "prefetch=false loads-in-flight=2 split-k=1", ODD),
     ("no_cache_hints", "cache-hints=false", ODD + WIDE),
     ("no_hints_cvt", "chip=sm_100a cache-hints=false prefetch=false", ODD),
-    # K split across CTAs: the last CTA adds the partials in a fixed order.
+    # K split across CTAs: as a cluster (the default up to 8 CTAs) the first
+    # CTA adds the partials it received in its shared memory, through the
+    # global workspace the last CTA to count itself in; both in a fixed
+    # order.
     ("ctasplit3", "cta-split-k=3 split-k=1", SPLIT),
+    ("ctasplit3_global", "cta-split-k=3 split-k=1 cta-reduction=global",
+     SPLIT),
+    ("ctasplit5_lanes2_global", "cta-split-k=5 split-k=1 lanes-per-row=2 "
+     "cta-reduction=global", SPLIT),
+    ("ctasplit8_lanes4_cluster", "cta-split-k=8 split-k=1 lanes-per-row=4 "
+     "cta-reduction=cluster", SPLIT),
+    # Past a portable cluster, auto reduces through global memory.
+    ("ctasplit12_lanes2", "cta-split-k=12 split-k=1 lanes-per-row=2", SPLIT),
     ("ctasplit2_splitk2", "cta-split-k=2 split-k=2 lanes-per-row=8", SPLIT),
     # More CTAs than lanes: each lane adds several partials.
     ("ctasplit5_lanes2", "cta-split-k=5 split-k=1 lanes-per-row=2", SPLIT),
@@ -242,6 +255,8 @@ VARIANTS = [
     ("vectors_sm100", "chip=sm_100a", VECTORS),
     ("vectors_splitk", "split-k=2 cta-split-k=2 lanes-per-row=4",
      VECTORS_SPLIT),
+    ("vectors_splitk_global", "split-k=2 cta-split-k=3 lanes-per-row=4 "
+     "cta-reduction=global", VECTORS_SPLIT),
     ("vectors_dp4a_sm100", "chip=sm_100a decode=dp4a", PACKED_N_SHORT),
     ("vectors_f32_rpt2", "decode=f32 rows-per-thread=2 loads-in-flight=2",
      PACKED_N_SHORT),

@@ -22,6 +22,10 @@ namespace mlir::nvfp4 {
 /// picks the chip's best (cvt where it converts e2m1, dp4a elsewhere).
 enum class DecodeChoice { ChipDefault, Dp4a, Cvt, F32, Mma };
 
+/// How the CTAs that split a row's K range (cta-split-k) add their partial
+/// sums; Auto takes Cluster where the split fits a portable cluster.
+enum class CtaReductionChoice { Auto, Cluster, Global };
+
 /// A chip of the chip table (nvfp4/Support/Chips.h). Parsing rejects any
 /// other name; code that builds one directly is checked when the pass runs.
 struct ChipName {

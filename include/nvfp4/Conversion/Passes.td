@@ -176,6 +176,26 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
                 "CTAs that split a row's K range (partials added in a fixed "
                 "order by the last CTA, so every run gives the same bits; "
                 "1-64; 0: cost model)">,
+    NVFP4Option<"ctaReduction", "cta-reduction",
+                "::mlir::nvfp4::CtaReductionChoice",
+                "::mlir::nvfp4::CtaReductionChoice::Auto",
+                "How the CTAs of a cta-split-k split add their partial sums",
+                "auto",
+                [{::llvm::cl::values(
+                  clEnumValN(::mlir::nvfp4::CtaReductionChoice::Auto, "auto",
+                             "cluster where cta-split-k <= 8 (the cost "
+                             "model then splits across at most 8 CTAs), "
+                             "else global"),
+                  clEnumValN(::mlir::nvfp4::CtaReductionChoice::Cluster,
+                             "cluster",
+                             "the split's CTAs form a thread-block cluster "
+                             "and write their partials into the shared "
+                             "memory of its first CTA, which adds them "
+                             "after a cluster barrier (cta-split-k <= 8)"),
+                  clEnumValN(::mlir::nvfp4::CtaReductionChoice::Global,
+                             "global",
+                             "partials through a global workspace; the "
+                             "last CTA to count itself in adds them"))}]>,
     NVFP4Option<"ctaThreads", "cta-threads", "int64_t", "0",
                 "Threads a CTA of the CUDA-core kernel aims for: the cost "
                 "model fills it with row groups and splits of K within it "

@@ -79,6 +79,13 @@ typedef void (*Nvfp4SimEntry)(void *args);
 void nvfp4sim_launch(Nvfp4SimEntry entry, void *args, int32_t gridX,
                      int32_t gridY, int32_t gridZ, int32_t blockX,
                      int32_t blockY, int32_t blockZ, int64_t sharedBytes);
+/// nvfp4sim_launch of a kernel whose CTAs form clusters of `clusterX`
+/// consecutive CTAs along x (1 to 8, dividing gridX): the threads of a
+/// cluster run together, each CTA with its own shared memory.
+void nvfp4sim_launch_cluster(Nvfp4SimEntry entry, void *args, int32_t gridX,
+                             int32_t gridY, int32_t gridZ, int32_t blockX,
+                             int32_t blockY, int32_t blockZ,
+                             int64_t sharedBytes, int32_t clusterX);
 /// The first error since the last nvfp4sim_clear_error, or null.
 const char *nvfp4sim_error(void);
 void nvfp4sim_clear_error(void);
@@ -91,6 +98,15 @@ int32_t nvfp4sim_sreg(int32_t which);
 void *nvfp4sim_shared(void);
 /// bar.sync / barrier0: returns once every live thread of the CTA arrived.
 void nvfp4sim_barrier(void);
+/// barrier.cluster.arrive (the release and relaxed forms alike: threads
+/// switch only at synchronisation points) and barrier.cluster.wait, which
+/// returns once every live thread of the cluster has arrived as often as
+/// the caller.
+void nvfp4sim_cluster_arrive(void);
+void nvfp4sim_cluster_wait(void);
+/// mapa (generic addresses): `address`, in the caller's shared memory, in
+/// that of the CTA of rank `rank` in the cluster.
+void *nvfp4sim_mapa(void *address, int32_t rank);
 /// shfl.sync: the value and, in bit 32, the valid predicate.
 int64_t nvfp4sim_shfl(int32_t mode, int32_t mask, int32_t value, int32_t offset,
                       int32_t clamp);

@@ -20,6 +20,9 @@ namespace nvfp4 {
 inline constexpr int64_t kWarpSize = 32;
 /// Threads a CTA holds at most, on every chip the compiler targets.
 inline constexpr int64_t kMaxCtaThreads = 1024;
+/// CTAs a thread-block cluster holds on every chip of the table without
+/// the non-portable opt-in (sm_90 and later).
+inline constexpr int64_t kMaxPortableClusterCtas = 8;
 /// Bytes of an mbarrier object in shared memory (PTX: an aligned .b64).
 inline constexpr int64_t kMbarrierBytes = 8;
 

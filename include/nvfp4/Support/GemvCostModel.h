@@ -52,6 +52,10 @@ struct Targets {
   /// and 17: rows of 3-10 steps gained up to 1.2 µs without the CTA split,
   /// rows of 14 steps and more lost 0.8-3.5 µs).
   int64_t minStepsForCtaSplit = 12;
+  /// CTAs a row's K range may be split across: a split through a cluster's
+  /// shared memory holds at most a portable cluster (kMaxPortableClusterCtas),
+  /// one through global memory up to 64.
+  int64_t maxCtaSplitK = 64;
   /// Steps a slice must keep for a split that only adds threads beyond
   /// ctaSplitThreadsPerSM: shorter slices leave too little work to overlap
   /// the loads with (sweep: 5120 x 2880, 3 steps a lane, 70% unsplit and

@@ -94,6 +94,7 @@ private:
   SmallVector<Operation *> moved;
   llvm::StringMap<LLVM::LLVMFuncOp> launchers; // kernel name -> launcher
   int64_t staticShared = 0;
+  llvm::StringMap<DenseI32ArrayAttr> clusterDims; // moved kernel -> its own
 
   LogicalResult moveSymbolsToHost() {
     SymbolTable hostSymbols(host);
@@ -129,7 +130,11 @@ private:
       op.moveBefore(kernels);
       moved.push_back(&op);
       if (auto func = dyn_cast<LLVM::LLVMFuncOp>(op)) {
-        // GPU-only function attributes (nvvm.kernel, nvvm.reqntid, ...).
+        // GPU-only function attributes (nvvm.kernel, nvvm.reqntid, ...);
+        // the cluster shape is the launch's to honour.
+        if (auto dims = func->getAttrOfType<DenseI32ArrayAttr>(
+                NVVM::NVVMDialect::getClusterDimAttrName()))
+          clusterDims[func.getName()] = dims;
         for (NamedAttribute attr : llvm::to_vector(func->getDiscardableAttrs()))
           func->removeDiscardableAttr(attr.getName());
         if (!func.isExternal())
@@ -261,6 +266,18 @@ private:
       return found->second;
     }
 
+    // A kernel's CTAs form clusters where it says so (.reqnctapercluster):
+    // the runtime then runs each cluster's CTAs together.
+    int64_t clusterX = 1;
+    if (DenseI32ArrayAttr dims = clusterDims.lookup(kernel.getName())) {
+      ArrayRef<int32_t> d = dims.asArrayRef();
+      if (d.size() != 3 || d[1] != 1 || d[2] != 1 || d[0] < 1 ||
+          shape.grid[0] % d[0] != 0)
+        return launch.emitError("host simulation runs clusters along x "
+                                "that divide the grid only");
+      clusterX = d[0];
+    }
+
     MLIRContext *ctx = host.getContext();
     auto ptrType = LLVM::LLVMPointerType::get(ctx);
     auto voidType = LLVM::LLVMVoidType::get(ctx);
@@ -314,7 +331,13 @@ private:
         callArgs.push_back(LLVM::ConstantOp::create(b, loc, b.getI32Type(), d));
       callArgs.push_back(LLVM::ConstantOp::create(
           b, loc, b.getI64Type(), staticShared + shape.dynamicShared));
-      LLVM::CallOp::create(b, loc, TypeRange{}, "nvfp4sim_launch", callArgs);
+      StringRef launchFn = "nvfp4sim_launch";
+      if (clusterX > 1) {
+        launchFn = "nvfp4sim_launch_cluster";
+        callArgs.push_back(
+            LLVM::ConstantOp::create(b, loc, b.getI32Type(), clusterX));
+      }
+      LLVM::CallOp::create(b, loc, TypeRange{}, launchFn, callArgs);
       LLVM::ReturnOp::create(b, loc, ValueRange{});
     }
     launchers[kernelName] = launcher;
@@ -382,16 +405,20 @@ struct ConvertGPUToHostSimPass
     host->removeAttr(gpu::GPUDialect::getContainerModuleAttrName());
   }
 
+  /// nvfp4sim_launch and nvfp4sim_launch_cluster (HostSimABI.h).
   static void declareLaunch(ModuleOp host) {
-    if (host.lookupSymbol("nvfp4sim_launch"))
-      return;
     MLIRContext *ctx = host.getContext();
     OpBuilder b = OpBuilder::atBlockBegin(host.getBody());
     Type i32 = b.getI32Type(), ptr = LLVM::LLVMPointerType::get(ctx);
-    auto type = LLVM::LLVMFunctionType::get(
-        LLVM::LLVMVoidType::get(ctx),
-        {ptr, ptr, i32, i32, i32, i32, i32, i32, b.getI64Type()});
-    LLVM::LLVMFuncOp::create(b, host.getLoc(), "nvfp4sim_launch", type);
+    SmallVector<Type> params = {ptr, ptr, i32, i32,           i32,
+                                i32, i32, i32, b.getI64Type()};
+    for (StringRef name : {"nvfp4sim_launch", "nvfp4sim_launch_cluster"}) {
+      if (!host.lookupSymbol(name))
+        LLVM::LLVMFuncOp::create(
+            b, host.getLoc(), name,
+            LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), params));
+      params.push_back(i32);
+    }
   }
 };
 

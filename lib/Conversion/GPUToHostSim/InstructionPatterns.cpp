@@ -26,17 +26,19 @@ struct RuntimeFunction {
   const char *name;
   const char *result; // "v", "i32", "i64", "ptr"
   int i32Args;
+  bool pointerFirst = false; // a ptr before the i32 arguments
 };
 
 /// The runtime functions kernels call (signatures of HostSimABI.h: every
-/// argument is an i32).
+/// argument is an i32, after a pointer where pointerFirst says so).
 const RuntimeFunction runtimeFunctions[] = {
     {"nvfp4sim_sreg", "i32", 1},        {"nvfp4sim_shared", "ptr", 0},
     {"nvfp4sim_barrier", "v", 0},       {"nvfp4sim_shfl", "i64", 5},
     {"nvfp4sim_prmt", "i32", 4},        {"nvfp4sim_dp4a", "i32", 5},
     {"nvfp4sim_dp2a", "i32", 6},        {"nvfp4sim_cvt_x2", "i32", 3},
     {"nvfp4sim_f32_to_bf16", "i32", 1}, {"nvfp4sim_mma_f16", "v", 10},
-    {"nvfp4sim_mma_result", "i32", 1},
+    {"nvfp4sim_mma_result", "i32", 1},  {"nvfp4sim_cluster_arrive", "v", 0},
+    {"nvfp4sim_cluster_wait", "v", 0},  {"nvfp4sim_mapa", "ptr", 1, true},
 };
 
 Type resultType(MLIRContext *ctx, StringRef kind) {
@@ -485,6 +487,43 @@ struct TruncToBF16Lowering : public OpRewritePattern<LLVM::FPTruncOp> {
   }
 };
 
+/// barrier.cluster.arrive, in its release and relaxed forms: the simulation
+/// switches threads only at synchronisation points, so every write before
+/// an arrive is seen by the threads its wait releases.
+template <typename ArriveOp>
+struct ClusterArriveLowering : public OpRewritePattern<ArriveOp> {
+  using OpRewritePattern<ArriveOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(ArriveOp op,
+                                PatternRewriter &rewriter) const override {
+    callRuntime(rewriter, op.getLoc(), "nvfp4sim_cluster_arrive", {});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ClusterWaitLowering : public OpRewritePattern<NVVM::ClusterWaitOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(NVVM::ClusterWaitOp op,
+                                PatternRewriter &rewriter) const override {
+    callRuntime(rewriter, op.getLoc(), "nvfp4sim_cluster_wait", {});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// mapa of a generic address (a shared::cluster one has no host form).
+struct MapaLowering : public OpRewritePattern<NVVM::MapaOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(NVVM::MapaOp op,
+                                PatternRewriter &rewriter) const override {
+    if (cast<LLVM::LLVMPointerType>(op.getA().getType()).getAddressSpace())
+      return rewriter.notifyMatchFailure(op, "not a generic address");
+    rewriter.replaceOp(op, callRuntime(rewriter, op.getLoc(), "nvfp4sim_mapa",
+                                       {op.getA(), op.getB()}));
+    return success();
+  }
+};
+
 /// Grid-dependency control orders whole launches and memory barriers order a
 /// thread's memory accesses for other CTAs; launches, CTAs and the threads
 /// between two scheduling points run one after the other here, so these
@@ -527,6 +566,8 @@ void mlir::nvfp4::declareHostSimRuntime(ModuleOp module) {
     if (module.lookupSymbol(f.name))
       continue;
     SmallVector<Type> args(f.i32Args, IntegerType::get(ctx, 32));
+    if (f.pointerFirst)
+      args.insert(args.begin(), LLVM::LLVMPointerType::get(ctx));
     auto type = LLVM::LLVMFunctionType::get(resultType(ctx, f.result), args);
     LLVM::LLVMFuncOp::create(b, module.getLoc(), f.name, type);
   }
@@ -543,5 +584,8 @@ void mlir::nvfp4::populateGPUToHostSimPatterns(RewritePatternSet &patterns) {
       PermuteAsmLowering, TruncToBF16Lowering,
       EraseLowering<NVVM::GriddepcontrolOp>, EraseLowering<NVVM::MembarOp>,
       CpAsyncLowering, EraseLowering<NVVM::CpAsyncCommitGroupOp>,
-      EraseLowering<NVVM::CpAsyncWaitGroupOp>, MmaLowering>(ctx);
+      EraseLowering<NVVM::CpAsyncWaitGroupOp>, MmaLowering,
+      ClusterArriveLowering<NVVM::ClusterArriveOp>,
+      ClusterArriveLowering<NVVM::ClusterArriveRelaxedOp>, ClusterWaitLowering,
+      MapaLowering>(ctx);
 }

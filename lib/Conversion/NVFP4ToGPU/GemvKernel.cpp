@@ -10,9 +10,11 @@
 // last step partial: lanes past the row's end load a valid chunk and discard
 // it). After the K loop the lanes of a group combine their sums with
 // shuffles, the slices of a CTA theirs through shared memory, and with
-// cta-split-k the CTAs of a row block theirs through a workspace global to
-// the kernel's module: the last CTA to finish (a counter per row block) adds
-// the partials in slice order, so every run gives the same bits.
+// cta-split-k the CTAs of a row block theirs: as one thread-block cluster
+// through the shared memory of its first CTA, or through a workspace global
+// to the kernel's module, where the last CTA to finish (a counter per row
+// block) adds them. Either way the partials are added in slice order, so
+// every run gives the same bits.
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,9 +89,14 @@ Value mlir::nvfp4::elementPointer(OpBuilder &b, Location loc, Value memref,
   unsigned indexBits =
       DataLayout::closest(memref.getParentBlock()->getParentOp())
           .getTypeSizeInBits(b.getIndexType());
-  // 64-bit kernels keep the integer address: the descriptor's base would
-  // serve them too but changes their PTX (registers and schedule) untimed.
-  if (indexBits == 64) {
+  // 64-bit kernels keep the integer address of global buffers: the
+  // descriptor's base would serve them too but changes their PTX (registers
+  // and schedule) untimed. A workgroup buffer's integer address is an
+  // offset in shared memory, not a generic address: it takes the
+  // descriptor's base, cast to generic.
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  bool workgroup = space && space.getValue() == gpu::AddressSpace::Workgroup;
+  if (indexBits == 64 && !workgroup) {
     IV base(b, loc,
             memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref));
     Value addr =
@@ -594,6 +601,11 @@ void GemvKernelBuilder::build() {
   if (cfg.pdl)
     NVVM::GriddepcontrolOp::create(b, loc,
                                    NVVM::GridDepActionKind::launch_dependents);
+  // The first CTA of a cluster receives the others' partials in its shared
+  // memory: their writes wait (the cluster barrier's first phase) until
+  // every CTA of the cluster has started.
+  if (cfg.clusterReduction)
+    NVVM::ClusterArriveRelaxedOp::create(b, loc, /*aligned=*/UnitAttr());
   threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   tables = buildDecodeTables(b, loc, cfg.decode, threadId);
   Value blockX = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
@@ -712,6 +724,10 @@ void GemvKernelBuilder::build() {
           memref::LoadOp::create(b, loc, partials,
                                  ValueRange{IV::index(b, loc, k), slot}));
   }
+  if (cfg.clusterReduction) {
+    buildClusterReduction(isLeader, acc);
+    return;
+  }
   if (cfg.ctaSplitK > 1) {
     buildCtaReduction(isLeader, acc);
     return;
@@ -772,7 +788,7 @@ void mlir::nvfp4::buildGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel,
           LLVM::LLVMDialect::getAlignAttrName(), b.getI64IntegerAttr(align));
     return buffer;
   };
-  Value partials, preparedVec, stages, lastFlag;
+  Value partials, preparedVec, stages, lastFlag, clusterPartials;
   // A thread's rows are adjacent in the partials, which the backend may
   // store and load as 16-byte vectors: align them for that (behind the
   // mbarriers of tma=true they would otherwise sit 8-byte aligned).
@@ -790,7 +806,10 @@ void mlir::nvfp4::buildGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel,
                   ::nvfp4::tensormap::kSharedAlignment);
   else if (cfg.asyncCopyStages)
     stages = addShared({asyncCopyBytes(cfg)}, b.getI8Type(), 16);
-  if (cfg.ctaSplitK > 1)
+  if (cfg.clusterReduction)
+    clusterPartials = addShared(
+        {cfg.ctaSplitK, cfg.rowsPerBlock * op.getNumVectors()}, b.getF32Type());
+  else if (cfg.ctaSplitK > 1)
     lastFlag = addShared({1}, b.getI32Type());
   Block &entry = kernel.getBody().front();
   OpBuilder::InsertionGuard guard(b);
@@ -810,7 +829,8 @@ void mlir::nvfp4::buildGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel,
   kb.preparedVec = preparedVec;
   kb.stages = stages;
   kb.lastFlag = lastFlag;
-  if (cfg.ctaSplitK > 1) {
+  kb.clusterPartials = clusterPartials;
+  if (cfg.ctaSplitK > 1 && !cfg.clusterReduction) {
     auto [workspace, counters] = createSplitKGlobals(b, kernel, op, cfg);
     b.setInsertionPointToStart(&entry);
     kb.workspace = memref::GetGlobalOp::create(b, loc, workspace.getType(),

@@ -42,6 +42,9 @@ struct GemvKernelBuilder {
   Value workspace;  // [cta-split-k, L, M] f32 partials (cta-split-k > 1)
   Value counters;   // [L, row blocks] i32 arrivals (cta-split-k > 1)
   Value lastFlag;   // workgroup i32: this CTA finishes its row block
+  /// Workgroup [cta-split-k, rows-per-block * N] f32: every CTA's partials,
+  /// read in the cluster's first CTA (cta-reduction=cluster).
+  Value clusterPartials;
   SmallVector<Value> rowIds; // this thread's rows, possibly past M
   Value partials;      // workgroup buffer [split-k, rows-per-block] when split
   Value preparedVec;   // workgroup buffer of b prepared for dp4a, if shared
@@ -261,6 +264,15 @@ struct GemvKernelBuilder {
   /// of them back in slice order, finishes the rows and resets the counter
   /// for the next launch.
   void buildCtaReduction(Value isLeader, ArrayRef<Value> acc);
+  /// cta-split-k as a cluster: the leaders write this CTA's partial sums
+  /// into the first CTA's clusterPartials; after the cluster barrier the
+  /// first CTA adds them in slice order and finishes the rows.
+  void buildClusterReduction(Value isLeader, ArrayRef<Value> acc);
+  /// The sums of this thread's rows over the cta-split-k partials that
+  /// `partialOf(k, i)` loads (slice k, sum i): lane j adds slices j,
+  /// j + lanes-per-row, ... in order, then the lanes combine by butterfly.
+  SmallVector<Value>
+  sumCtaPartials(function_ref<Value(Value k, int64_t i)> partialOf);
 
   /// Indices of the workspace's partial of CTA slice `slice`, vector `v`,
   /// row `row`: [cta-split-k, L, M], or [cta-split-k, L, N, M] with a

@@ -2,8 +2,8 @@
 //
 // The GEMV kernel's sums after the K loop: shuffles inside a lane group,
 // and with cta-split-k the partials of every CTA of a row block, added in
-// slice order by the last CTA to finish (the same bits every run); then
-// alpha and the stores.
+// slice order (the same bits every run) by the cluster's first CTA or by
+// the last CTA to finish; then alpha and the stores.
 //
 //===----------------------------------------------------------------------===//
 
@@ -101,6 +101,20 @@ void GemvKernelBuilder::buildCtaReduction(Value isLeader, ArrayRef<Value> acc) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifLast.thenBlock());
   NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::GPU);
+  SmallVector<Value> sums = sumCtaPartials([&](Value k, int64_t i) {
+    return loadCoherent(
+        workspace, workspaceIndices(k, i % vectors(), rows[i / vectors()]));
+  });
+  storeResults(isLeader, sums);
+  auto reset =
+      scf::IfOp::create(b, loc, isFirstThread, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(reset.thenBlock());
+  memref::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, 0, 32),
+                          counters, ValueRange{batch, rowBlock});
+}
+
+SmallVector<Value> GemvKernelBuilder::sumCtaPartials(
+    function_ref<Value(Value k, int64_t i)> partialOf) {
   // The lanes of a row group share the work: lane j adds the partials
   // j, j + lanes-per-row, ... in order, then the butterfly combines the
   // lanes; every step has a fixed order, so the bits do not depend on
@@ -113,9 +127,7 @@ void GemvKernelBuilder::buildCtaReduction(Value isLeader, ArrayRef<Value> acc) {
     Value sum = zeroF;
     for (int64_t j = 0; j < rounds; ++j) {
       IV k = IV(b, loc, lane) + j * cfg.lanesPerRow;
-      Value part = loadCoherent(
-          workspace, workspaceIndices(vmin(k, cfg.ctaSplitK - 1), i % vectors(),
-                                      rows[i / vectors()]));
+      Value part = partialOf(vmin(k, cfg.ctaSplitK - 1), i);
       if ((j + 1) * cfg.lanesPerRow > cfg.ctaSplitK) {
         Value valid =
             arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, k,
@@ -127,12 +139,41 @@ void GemvKernelBuilder::buildCtaReduction(Value isLeader, ArrayRef<Value> acc) {
     sums.push_back(sum);
   }
   reduceLanes(sums);
+  return sums;
+}
+
+void GemvKernelBuilder::buildClusterReduction(Value isLeader,
+                                              ArrayRef<Value> acc) {
+  // Phase one of the cluster barrier (arrived at the kernel's start): every
+  // CTA of the cluster runs, so the first one's shared memory exists.
+  NVVM::ClusterWaitOp::create(b, loc, /*aligned=*/UnitAttr());
+  {
+    auto ifOp = scf::IfOp::create(b, loc, isLeader, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    Value firstCta = arith::ConstantIntOp::create(b, loc, 0, 32);
+    for (auto [i, v] : llvm::enumerate(acc)) {
+      Value local = elementPointer(b, loc, clusterPartials,
+                                   ValueRange{ctaSlice, partialSlot(i)});
+      Value remote =
+          NVVM::MapaOp::create(b, loc, local.getType(), local, firstCta);
+      LLVM::StoreOp::create(b, loc, v, remote, /*alignment=*/4);
+    }
+  }
+  // Phase two: the arrive releases the writes to the cluster, the wait
+  // acquires them.
+  NVVM::ClusterArriveOp::create(b, loc, /*aligned=*/UnitAttr());
+  NVVM::ClusterWaitOp::create(b, loc, /*aligned=*/UnitAttr());
+  Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        ctaSlice, IV::index(b, loc, 0));
+  auto ifFirst = scf::IfOp::create(b, loc, isFirst, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifFirst.thenBlock());
+  SmallVector<Value> sums = sumCtaPartials([&](Value k, int64_t i) {
+    return memref::LoadOp::create(b, loc, clusterPartials,
+                                  ValueRange{k, partialSlot(i)});
+  });
   storeResults(isLeader, sums);
-  auto reset =
-      scf::IfOp::create(b, loc, isFirstThread, /*withElseRegion=*/false);
-  b.setInsertionPointToStart(reset.thenBlock());
-  memref::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, 0, 32),
-                          counters, ValueRange{batch, rowBlock});
 }
 
 SmallVector<Value> GemvKernelBuilder::workspaceIndices(Value slice, int64_t v,

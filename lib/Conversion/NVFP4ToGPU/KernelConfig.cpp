@@ -81,7 +81,8 @@ bool optionsFitMma(const ConvertNVFP4ToGPUOptions &o) {
          oneOf(o.ctaSplitK, {0, 1}) && oneOf(o.rowsPerThread, {0, 2, 4, 8}) &&
          o.loadsInFlight <= 4 && !o.rowsPerBlock && !o.splitK &&
          !o.vectorInShared && !o.asyncCopyStages && !o.tma && !o.pinLoads &&
-         o.indexBits != 32 && !o.ctaThreads;
+         o.indexBits != 32 && !o.ctaThreads &&
+         o.ctaReduction == CtaReductionChoice::Auto;
 }
 
 FailureOr<DecodeMethod> resolveDecode(GemvOp op,
@@ -184,7 +185,7 @@ static std::string narrowIndexUnsupported(GemvOp op, const KernelConfig &cfg) {
   double largest = 0;
   for (Value v : gemvBufferOperands(op))
     largest = std::max(largest, memrefBytes(cast<MemRefType>(v.getType())));
-  if (cfg.ctaSplitK > 1)
+  if (cfg.ctaSplitK > 1 && !cfg.clusterReduction)
     largest = std::max(largest, memrefBytes(MemRefType::get(
                                     splitKWorkspaceShape(op, cfg),
                                     Float32Type::get(op.getContext()))));
@@ -240,10 +241,13 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
     return op.emitOpError()
            << "decode=mma loads a into registers: vector-in-shared, "
               "async-copy-stages and tma do not apply";
-  if (options.pinLoads || options.ctaThreads)
-    return op.emitOpError()
-           << "decode=mma: " << (options.pinLoads ? "pin-loads" : "cta-threads")
-           << " applies to the CUDA-core kernel only";
+  if (options.pinLoads || options.ctaThreads ||
+      options.ctaReduction != CtaReductionChoice::Auto)
+    return op.emitOpError() << "decode=mma: "
+                            << (options.pinLoads     ? "pin-loads"
+                                : options.ctaThreads ? "cta-threads"
+                                                     : "cta-reduction")
+                            << " applies to the CUDA-core kernel only";
   if (options.rowsPerThread && options.rowsPerThread != 2 &&
       options.rowsPerThread != 4 && options.rowsPerThread != 8)
     return op.emitOpError() << "decode=mma takes rows-per-thread = 2, 4 or 8 "
@@ -269,6 +273,7 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
   cfg.loadsInFlight = g.loadsInFlight;
   cfg.splitK = g.splitK;
   cfg.ctaSplitK = 1;
+  cfg.clusterReduction = false;
   cfg.rowsPerBlock = g.rowsPerBlock;
   int64_t tileRows = 8 * cfg.rowsPerThread;
   if (cfg.rowsPerBlock % tileRows != 0)
@@ -391,6 +396,14 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
   ::nvfp4::cost::Targets targets;
   if (options.ctaThreads)
     targets.ctaThreads = options.ctaThreads;
+  if (options.ctaReduction != CtaReductionChoice::Global)
+    targets.maxCtaSplitK = ::nvfp4::kMaxPortableClusterCtas;
+  if (options.ctaReduction == CtaReductionChoice::Cluster &&
+      options.ctaSplitK > ::nvfp4::kMaxPortableClusterCtas)
+    return op.emitOpError()
+           << "cta-reduction=cluster takes cta-split-k <= "
+           << ::nvfp4::kMaxPortableClusterCtas << " (a portable cluster), got "
+           << options.ctaSplitK;
   ::nvfp4::cost::GemvGeometry g =
       ::nvfp4::cost::chooseGemvGeometry(shape, chip, requested, targets);
   // A tensor map's box holds at most 256 rows: choose again within it.
@@ -406,6 +419,9 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
   cfg.splitK = g.splitK;
   cfg.ctaSplitK = g.ctaSplitK;
   cfg.rowsPerBlock = g.rowsPerBlock;
+  cfg.clusterReduction = cfg.ctaSplitK > 1 &&
+                         options.ctaReduction != CtaReductionChoice::Global &&
+                         cfg.ctaSplitK <= ::nvfp4::kMaxPortableClusterCtas;
 
   ::nvfp4::cost::KSlicing slicing = ::nvfp4::cost::sliceK(
       rowBytes, cfg.bytesPerLoad, cfg.lanesPerRow, cfg.splitK * cfg.ctaSplitK);
@@ -507,7 +523,9 @@ int64_t mlir::nvfp4::sharedMemoryBytes(GemvOp op, const KernelConfig &cfg) {
     bytes += cfg.splitK * cfg.rowsPerBlock * op.getNumVectors() * 4;
   if (cfg.vectorInShared)
     bytes += op.getA().getType().getDimSize(2) / 8 * kPreparedWordsPerUnit * 4;
-  if (cfg.ctaSplitK > 1)
+  if (cfg.clusterReduction) // every CTA's partials, in the first CTA
+    bytes += cfg.ctaSplitK * cfg.rowsPerBlock * op.getNumVectors() * 4;
+  else if (cfg.ctaSplitK > 1)
     bytes += 4; // the "last CTA" flag
   bytes += asyncCopyBytes(cfg);
   if (cfg.tma)

@@ -25,6 +25,10 @@ struct KernelConfig {
   bool prefetch;
   int64_t splitK;    // lane groups of a CTA sharing a row's K range
   int64_t ctaSplitK; // CTAs sharing a row's K range
+  /// The ctaSplitK CTAs form a thread-block cluster and add their partials
+  /// in the shared memory of its first CTA (else through a global
+  /// workspace and an arrival counter).
+  bool clusterReduction;
   bool vectorInShared;
   int64_t asyncCopyStages; // 0: a is loaded into registers
   bool tma; // the stages are filled by tensor-memory-accelerator copies

@@ -68,6 +68,10 @@ DictionaryAttr launchInfo(OpBuilder &b, GemvOp op, gpu::GPUFuncOp kernel,
   tun.append("prefetch", b.getBoolAttr(cfg.prefetch));
   tun.append("split_k", b.getI64IntegerAttr(cfg.splitK));
   tun.append("cta_split_k", b.getI64IntegerAttr(cfg.ctaSplitK));
+  tun.append("cta_reduction",
+             b.getStringAttr(cfg.ctaSplitK == 1     ? "none"
+                             : cfg.clusterReduction ? "cluster"
+                                                    : "global"));
   tun.append("vector_in_shared", b.getBoolAttr(cfg.vectorInShared));
   tun.append("async_copy_stages", b.getI64IntegerAttr(cfg.asyncCopyStages));
   tun.append("tma", b.getBoolAttr(cfg.tma));
@@ -139,6 +143,12 @@ struct GemvLowering : public OpRewritePattern<GemvOp> {
     if (cfg->maxRegisters)
       kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
                       rewriter.getI32IntegerAttr(cfg->maxRegisters));
+    // The CTAs of a row block form one cluster (.reqnctapercluster): any
+    // launch of the kernel groups them, with or without launch attributes.
+    if (cfg->clusterReduction)
+      kernel->setAttr(
+          NVVM::NVVMDialect::getClusterDimAttrName(),
+          rewriter.getDenseI32ArrayAttr({int32_t(cfg->ctaSplitK), 1, 1}));
     // The address of a's encoded tensor map.
     SmallVector<::nvfp4::tensormap::TiledMap> maps;
     if (cfg->tma)
@@ -226,6 +236,7 @@ struct ConvertNVFP4ToGPUPass
     options.prefetch = prefetch;
     options.splitK = splitK;
     options.ctaSplitK = ctaSplitK;
+    options.ctaReduction = ctaReduction;
     options.vectorInShared = vectorInShared;
     options.asyncCopyStages = asyncCopyStages;
     options.tma = tma;

@@ -168,7 +168,7 @@ func.func @gemv_blocked_mxfp4(%a: memref<1x130x256xi8>,
 // GEOM-DAG: %[[GY:.*]] = arith.constant 2 : index
 // GEOM-DAG: %[[TX:.*]] = arith.constant 64 : index
 // GEOM: gpu.launch_func @[[K1:.*]]::@[[K1]] blocks in (%[[GX]], %[[GY]], %{{.*}}) threads in (%[[TX]], %{{.*}}, %{{.*}})
-// GEOM-SAME: nvfp4.launch = {block = [64, 1, 1], chip = "sm_90a", config = {async_copy_stages = 0 : i64, bytes_per_load = 8 : i64, cache_hints = true, cta_split_k = 1 : i64, decode = "dp4a", index_bits = 64 : i64, interleave_rows = false, lanes_per_row = 16 : i64, loads_in_flight = 2 : i64, {{.*}}rows_per_block = 8 : i64, rows_per_thread = 2 : i64{{.*}}}, grid = [32, 2, 1], k = 1024 : i64, kernel = "[[K1]]", l = 2 : i64, m = 256 : i64, n = 1 : i64, op = "gemv"
+// GEOM-SAME: nvfp4.launch = {block = [64, 1, 1], chip = "sm_90a", config = {async_copy_stages = 0 : i64, bytes_per_load = 8 : i64, cache_hints = true, cta_reduction = "none", cta_split_k = 1 : i64, decode = "dp4a", index_bits = 64 : i64, interleave_rows = false, lanes_per_row = 16 : i64, loads_in_flight = 2 : i64, {{.*}}rows_per_block = 8 : i64, rows_per_thread = 2 : i64{{.*}}}, grid = [32, 2, 1], k = 1024 : i64, kernel = "[[K1]]", l = 2 : i64, m = 256 : i64, n = 1 : i64, op = "gemv"
 
 // GEOM-LABEL: func.func @gemv_blocked_mxfp4(
 // GEOM-DAG: %[[GX:.*]] = arith.constant 17 : index

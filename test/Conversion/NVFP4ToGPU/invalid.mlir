@@ -15,6 +15,7 @@
 // RUN: nvfp4-opt %t/rows-range.mlir --convert-nvfp4-to-gpu="chip=sm_90a rows-per-thread=9" -verify-diagnostics
 // RUN: nvfp4-opt %t/split-range.mlir --convert-nvfp4-to-gpu="chip=sm_90a split-k=17" -verify-diagnostics
 // RUN: nvfp4-opt %t/cta-split-range.mlir --convert-nvfp4-to-gpu="chip=sm_90a cta-split-k=65" -verify-diagnostics
+// RUN: nvfp4-opt %t/cluster-size.mlir --convert-nvfp4-to-gpu="chip=sm_90a cta-split-k=9 cta-reduction=cluster" -verify-diagnostics
 // RUN: nvfp4-opt %t/empty-slices.mlir --convert-nvfp4-to-gpu="chip=sm_90a cta-split-k=5" -verify-diagnostics
 // RUN: nvfp4-opt %t/rows-per-block.mlir --convert-nvfp4-to-gpu="chip=sm_90a rows-per-block=10 rows-per-thread=4" -verify-diagnostics
 // RUN: nvfp4-opt %t/threads.mlir --convert-nvfp4-to-gpu="chip=sm_90a rows-per-block=4 rows-per-thread=4 lanes-per-row=8 split-k=1 cta-split-k=1" -verify-diagnostics
@@ -130,6 +131,13 @@ func.func @gemv(%a: memref<1x256x64xi8>, %sfa: memref<1x256x8xf8E4M3FN>, %b: mem
 func.func @gemv(%a: memref<1x256x64xi8>, %sfa: memref<1x256x8xf8E4M3FN>, %b: memref<1x64xi8>, %sfb: memref<1x8xf8E4M3FN>, %c: memref<1x256xf16>) {
   // expected-error @+1 {{cta-split-k must be in [1, 64], got 65}}
   nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x256x64xi8>, memref<1x256x8xf8E4M3FN>, memref<1x64xi8>, memref<1x8xf8E4M3FN> into memref<1x256xf16>
+  return
+}
+
+//--- cluster-size.mlir
+func.func @gemv(%a: memref<1x256x4096xi8>, %sfa: memref<1x256x512xf8E4M3FN>, %b: memref<1x4096xi8>, %sfb: memref<1x512xf8E4M3FN>, %c: memref<1x256xf16>) {
+  // expected-error @+1 {{cta-reduction=cluster takes cta-split-k <= 8 (a portable cluster), got 9}}
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c : memref<1x256x4096xi8>, memref<1x256x512xf8E4M3FN>, memref<1x4096xi8>, memref<1x512xf8E4M3FN> into memref<1x256xf16>
   return
 }
 
