@@ -92,3 +92,34 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// Clusters must tile the grid along x.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    llvm.func @kernel() attributes {gpu.kernel, nvvm.kernel, nvvm.cluster_dim = array<i32: 4, 1, 1>} {
+      llvm.return
+    }
+  }
+  func.func @host() {
+    %c1 = arith.constant 1 : index
+    %c6 = arith.constant 6 : index
+    // expected-error @below {{host simulation runs clusters along x that divide the grid only}}
+    gpu.launch_func @kernels::@kernel blocks in (%c6, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }
+}
+
+// -----
+
+// mapa of a shared::cluster address has no host form.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    llvm.func @kernel(%p: !llvm.ptr<3>, %r: i32) attributes {gpu.kernel, nvvm.kernel} {
+      // expected-error @below {{'nvvm.mapa' has no host simulation}}
+      %q = nvvm.mapa %p, %r : !llvm.ptr<3> -> !llvm.ptr<7>
+      llvm.return
+    }
+  }
+}
