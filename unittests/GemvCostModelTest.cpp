@@ -141,6 +141,30 @@ TEST(GemvCostModel, CtaSplitStaysWithinMaxCtaSplitK) {
       12);
 }
 
+TEST(GemvCostModel, OnePassForFewLoadsWithAPartialStep) {
+  // K = 2880: 90 loads a row, 32 lanes: 2 whole steps and a partial one.
+  // Two slices of 45 loads: 2 steps each, the second partial in both:
+  // 8 loads at 4 rows a thread.
+  KSlicing two = sliceK(1440, 16, 32, 2);
+  EXPECT_EQ(onePassSteps(two, 32, 4), 2);
+  // Fewer rows a thread (small launches) keep the partial step apart.
+  EXPECT_EQ(onePassSteps(two, 32, 2), 0);
+  // 3 steps at 4 rows: 12 loads.
+  EXPECT_EQ(onePassSteps(sliceK(1440, 16, 32, 1), 32, 4), 0);
+  // A lone partial step (3 slices of 30 loads): nothing follows a whole one.
+  EXPECT_EQ(onePassSteps(sliceK(1440, 16, 32, 3), 32, 4), 0);
+  // K = 4096: 128 loads in 2 slices of 2 whole steps: nothing to gain.
+  EXPECT_EQ(onePassSteps(sliceK(2048, 16, 32, 2), 32, 4), 0);
+  // Whole steps in the row but not in every slice (3 slices of 2 steps,
+  // the last one short).
+  EXPECT_EQ(onePassSteps(sliceK(2560, 16, 32, 3), 32, 4), 2);
+  Targets wider;
+  wider.minOnePassRows = 1;
+  wider.maxOnePassLoads = 12;
+  EXPECT_EQ(onePassSteps(two, 32, 2, wider), 2);
+  EXPECT_EQ(onePassSteps(sliceK(1440, 16, 32, 1), 32, 4, wider), 3);
+}
+
 TEST(GemvCostModel, LargeShapesAreNotSplit) {
   GemvGeometry g = chooseGemvGeometry({4096, 7168, 8, 16}, h200(), {});
   EXPECT_EQ(g.splitK * g.ctaSplitK, 1);

@@ -7,9 +7,10 @@
 // synchronisation points, so a barrier resumes when every live thread of the
 // CTA reached it, a cluster barrier's wait when every live thread of the
 // cluster arrived, and a shuffle when every lane of its mask did. Running whole
-// CTAs in sequence is enough for kernels whose CTAs do not wait on each
-// other; a grid-wide scheduler (for a "last CTA reduces" split-K polling a
-// counter) would interleave CTAs the same way threads are interleaved here.
+// clusters in sequence is enough for kernels whose CTAs wait only within
+// their cluster; a grid-wide scheduler (for a "last CTA reduces" split-K
+// polling a counter) would interleave clusters the same way threads are
+// interleaved here.
 //
 // Anything the simulated hardware would leave undefined and a kernel could
 // depend on is made loud: shared memory starts as 0xFF bytes (NaN as f32), a

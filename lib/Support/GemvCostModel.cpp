@@ -139,6 +139,19 @@ GemvGeometry nvfp4::cost::chooseGemvGeometry(const GemvShape &shape,
   return g;
 }
 
+int64_t nvfp4::cost::onePassSteps(const KSlicing &slicing, int64_t lanesPerRow,
+                                  int64_t rowsPerThread,
+                                  const Targets &targets) {
+  bool partialStep = slicing.chunks % lanesPerRow != 0 ||
+                     slicing.sliceChunks * slicing.slices != slicing.chunks;
+  int64_t steps = ceilDiv(slicing.sliceChunks, lanesPerRow);
+  return partialStep && steps >= targets.minOnePassSteps &&
+                 rowsPerThread >= targets.minOnePassRows &&
+                 rowsPerThread * steps <= targets.maxOnePassLoads
+             ? steps
+             : 0;
+}
+
 int64_t nvfp4::cost::threadsPerCta(const GemvGeometry &g) {
   return g.rowsPerBlock / g.rowsPerThread * g.lanesPerRow * g.splitK;
 }

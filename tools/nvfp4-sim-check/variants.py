@@ -221,6 +221,13 @@ VARIANTS = [
     ("index32_cvt_no_hints", "chip=sm_100a index-bits=32 cache-hints=false",
      ODD + VECTORS_SPLIT),
     ("no_prefetch", "prefetch=false", ODD + WIDE),
+    # A slice's partial step after its whole ones, where the default reads
+    # the slice in one pass; and one pass with the loads before a PDL wait.
+    ("one_pass_off", "one-pass=false", ODD + WIDE),
+    ("one_pass_splitk2", "rows-per-thread=4 split-k=2 lanes-per-row=32",
+     SPLIT),
+    ("one_pass_pdl_splitk2", "pdl=true rows-per-thread=4 split-k=2 "
+     "lanes-per-row=32", SPLIT),
     ("no_prefetch_lif2", "prefetch=false loads-in-flight=2 split-k=1", ODD),
     ("no_cache_hints", "cache-hints=false", ODD + WIDE),
     ("no_hints_cvt", "chip=sm_100a cache-hints=false prefetch=false", ODD),

@@ -196,6 +196,13 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
                              "global",
                              "partials through a global workspace; the "
                              "last CTA to count itself in adds them"))}]>,
+    NVFP4Option<"onePass", "one-pass", "bool", "true",
+                "Read a K slice that ends in a partial step in one pass when "
+                "its loads (rows-per-thread x steps, the partial one "
+                "included) are few (the cost model's limit): every load "
+                "issued before any decode, lanes past the slice discarding "
+                "their sums, instead of the partial step loaded after the "
+                "whole ones (CUDA-core kernel, loads into registers)">,
     NVFP4Option<"ctaThreads", "cta-threads", "int64_t", "0",
                 "Threads a CTA of the CUDA-core kernel aims for: the cost "
                 "model fills it with row groups and splits of K within it "

@@ -40,22 +40,34 @@ struct Targets {
   /// (a reduction in shared memory) until the launch reaches this many,
   /// as long as every slice keeps minStepsForCtaSplit steps (docs/design.md).
   int64_t threadsPerSM = 1024;
-  /// Threads an SM must have before K is also split across CTAs: that
-  /// split reduces through global memory, and the configuration sweep
-  /// (bench/suite/sweep.sh, docs/benchmarks.md) found it paying only below
-  /// about 8 warps an SM.
+  /// Threads an SM must have before K is also split across CTAs: the
+  /// configuration sweep (bench/suite/sweep.sh, docs/benchmarks.md) found
+  /// that split paying only below about 8 warps an SM (fitted with the
+  /// reduction through global memory; unchanged with the cheaper cluster
+  /// reduction, item 22).
   int64_t ctaSplitThreadsPerSM = 256;
   /// Steps (loads a lane, unsplit) a row must have before K is split
   /// across CTAs at all: shorter rows are read by the CTA's own slices
-  /// sooner than the partials' round trips through global memory (fence,
-  /// counter, second read) could be paid for (docs/benchmarks.md, items 12
-  /// and 17: rows of 3-10 steps gained up to 1.2 µs without the CTA split,
-  /// rows of 14 steps and more lost 0.8-3.5 µs).
+  /// sooner than the partials' reduction could be paid for
+  /// (docs/benchmarks.md, items 12 and 17: rows of 3-10 steps gained up to
+  /// 1.2 µs without the CTA split, rows of 14 steps and more lost 0.8-3.5
+  /// µs, through global memory; item 22: splitting every shape across 2,
+  /// 4 or 8 CTAs of a cluster gains nothing beyond this rule).
   int64_t minStepsForCtaSplit = 12;
   /// CTAs a row's K range may be split across: a split through a cluster's
   /// shared memory holds at most a portable cluster (kMaxPortableClusterCtas),
   /// one through global memory up to 64.
   int64_t maxCtaSplitK = 64;
+  /// A slice that ends in a partial step after minOnePassSteps - 1 whole
+  /// ones is read in one pass (loaded after the whole steps, the partial
+  /// step costs one more round trip to memory) in kernels of at least
+  /// minOnePassRows rows a thread, up to maxOnePassLoads loads a thread
+  /// (rows x steps). Measured (docs/benchmarks.md, item 23): 4 rows x 2
+  /// steps 0.92 of the time; a lone partial step 1.06-1.23 at 4 rows;
+  /// 1-2 rows a thread (small launches) about 1.02.
+  int64_t minOnePassSteps = 2;
+  int64_t minOnePassRows = 4;
+  int64_t maxOnePassLoads = 8;
   /// Steps a slice must keep for a split that only adds threads beyond
   /// ctaSplitThreadsPerSM: shorter slices leave too little work to overlap
   /// the loads with (sweep: 5120 x 2880, 3 steps a lane, 70% unsplit and
@@ -109,6 +121,13 @@ struct KSlicing {
 };
 KSlicing sliceK(int64_t rowBytes, int64_t bytesPerLoad, int64_t lanesPerRow,
                 int64_t slices);
+
+/// Steps of each K slice (the partial last one included) when the kernel
+/// should read the slice in one pass, else 0: the slicing leaves a partial
+/// step, and steps, rows-per-thread and their product are within the
+/// targets' one-pass bounds.
+int64_t onePassSteps(const KSlicing &slicing, int64_t lanesPerRow,
+                     int64_t rowsPerThread, const Targets &targets = Targets());
 
 /// Threads a CTA of geometry `g` (every field chosen) holds, and those its
 /// whole grid runs for `shape` (the kernel's grid may round the rows up to

@@ -575,6 +575,35 @@ SmallVector<Value> GemvKernelBuilder::buildSingleSteps(Value lo, Value hi,
   return SmallVector<Value>(loop.getResults());
 }
 
+SmallVector<Value> GemvKernelBuilder::buildOnePass(Value sliceChunks,
+                                                   int64_t shortestSlice,
+                                                   ArrayRef<Value> acc,
+                                                   ArrayRef<Value> firstWords) {
+  int64_t steps = cfg.onePassSteps;
+  SmallVector<Value> words(firstWords.begin(), firstWords.end());
+  if (words.empty())
+    words = loadSteps(IV::index(b, loc, 0), steps, /*clamp=*/true);
+  int64_t stepWords = rows.size() * wordsPerLoad();
+  SmallVector<Value> result(acc.begin(), acc.end());
+  for (int64_t s = 0; s < steps; ++s) {
+    SmallVector<Value> updated =
+        computeSteps(IV::index(b, loc, s), 1,
+                     ArrayRef<Value>(words).slice(s * stepWords, stepWords),
+                     result, /*clamp=*/true);
+    // Steps every lane of every slice holds need no select.
+    if ((s + 1) * cfg.lanesPerRow <= shortestSlice) {
+      result = updated;
+      continue;
+    }
+    Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                        IV(b, loc, lane) + s * cfg.lanesPerRow,
+                                        sliceChunks);
+    for (auto [r, v] : llvm::enumerate(updated))
+      result[r] = arith::SelectOp::create(b, loc, valid, v, result[r]);
+  }
+  return result;
+}
+
 SmallVector<Value> GemvKernelBuilder::buildTailStep(Value step, Value tail,
                                                     ArrayRef<Value> acc) {
   Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, tail,
@@ -665,7 +694,10 @@ void GemvKernelBuilder::build() {
   // its latency overlaps theirs (chunks clamped: valid memory even when
   // the slice has no whole group).
   SmallVector<Value> firstWords;
-  if ((preparedVec || cfg.pdl) && cfg.prefetch && !cfg.asyncCopyStages)
+  if (cfg.onePassSteps && (preparedVec || cfg.pdl))
+    firstWords = loadSteps(IV::index(b, loc, 0), cfg.onePassSteps,
+                           /*clamp=*/true);
+  else if ((preparedVec || cfg.pdl) && cfg.prefetch && !cfg.asyncCopyStages)
     firstWords = loadSteps(IV::index(b, loc, 0), cfg.loadsInFlight,
                            /*clamp=*/true);
   // a and its scales are weights no kernel of the stream writes; b, the
@@ -682,13 +714,18 @@ void GemvKernelBuilder::build() {
                                slicing.chunks);
   } else if (stages) {
     acc = buildAsyncStepLoop(full, acc);
+  } else if (cfg.onePassSteps) {
+    acc = buildOnePass(
+        n, slicing.chunks - (slicing.slices - 1) * slicing.sliceChunks, acc,
+        firstWords);
   } else {
     Value groups = IV(b, loc, full) / cfg.loadsInFlight;
     acc = buildGroupLoop(groups, cfg.loadsInFlight, acc, firstWords);
     acc = buildSingleSteps(IV(b, loc, groups) * cfg.loadsInFlight, full, acc);
   }
-  if (slicing.chunks % cfg.lanesPerRow != 0 ||
-      slicing.sliceChunks * slicing.slices != slicing.chunks)
+  if (!cfg.onePassSteps &&
+      (slicing.chunks % cfg.lanesPerRow != 0 ||
+       slicing.sliceChunks * slicing.slices != slicing.chunks))
     acc = buildTailStep(full, tail, acc);
 
   reduceLanes(acc);

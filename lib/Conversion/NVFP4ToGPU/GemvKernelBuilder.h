@@ -240,6 +240,14 @@ struct GemvKernelBuilder {
   /// Single steps [lo, hi) of this thread's slice.
   SmallVector<Value> buildSingleSteps(Value lo, Value hi, ArrayRef<Value> acc);
 
+  /// The whole slice (`sliceChunks` chunks, the partial last step
+  /// included; the shortest slice of the row has `shortestSlice`) in one
+  /// pass: every step's loads of a first (clamped to the row, so valid
+  /// memory), then each step's decode, kept only by the lanes whose chunk
+  /// lies in the slice. `firstWords`, when given, are those loads.
+  SmallVector<Value> buildOnePass(Value sliceChunks, int64_t shortestSlice,
+                                  ArrayRef<Value> acc,
+                                  ArrayRef<Value> firstWords);
   /// The slice's last, partial step (`tail` lanes of it hold chunks of the
   /// row): the others load the row's last chunk and keep their sums.
   SmallVector<Value> buildTailStep(Value step, Value tail, ArrayRef<Value> acc);

@@ -274,6 +274,7 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
   cfg.splitK = g.splitK;
   cfg.ctaSplitK = 1;
   cfg.clusterReduction = false;
+  cfg.onePassSteps = 0;
   cfg.rowsPerBlock = g.rowsPerBlock;
   int64_t tileRows = 8 * cfg.rowsPerThread;
   if (cfg.rowsPerBlock % tileRows != 0)
@@ -479,6 +480,10 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
               "partials), more than the "
            << kStaticSharedLimit << " a kernel may declare";
   cfg.pinLoads = options.pinLoads;
+  cfg.onePassSteps = options.onePass && !cfg.tma && !cfg.asyncCopyStages
+                         ? ::nvfp4::cost::onePassSteps(slicing, cfg.lanesPerRow,
+                                                       cfg.rowsPerThread)
+                         : 0;
   // Four rows 32 apart share a 16-byte line of blocked scales; a CTA's row
   // groups must then tile the 32 lines of an atom.
   cfg.interleaveRows = options.interleaveRows && !cfg.tma &&

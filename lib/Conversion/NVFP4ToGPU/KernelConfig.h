@@ -35,7 +35,9 @@ struct KernelConfig {
   bool pdl; // programmatic dependent launch (griddepcontrol)
   int64_t maxRegisters;
   bool interleaveRows;
-  bool pinLoads;     // a step's decode waits for all of its loads
+  bool pinLoads; // a step's decode waits for all of its loads
+  /// Steps of each K slice read in one pass (every load first), or 0.
+  int64_t onePassSteps;
   int64_t indexBits; // width of the kernel's index arithmetic: 32 or 64
   int64_t threads() const {
     return rowsPerBlock / rowsPerThread * lanesPerRow * splitK;

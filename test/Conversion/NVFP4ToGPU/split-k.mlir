@@ -62,7 +62,7 @@
 // CLUSTER: %[[SLICE:.*]] = arith.remui %[[BX]], %c3
 // CLUSTER: gpu.shuffle xor
 // CLUSTER: nvvm.cluster.wait
-// CLUSTER-COUNT-4: nvvm.mapa %{{.*}}, %c0_i32 : !llvm.ptr -> !llvm.ptr
+// CLUSTER-COUNT-4: nvvm.mapa %{{.*}}, %c0_i32{{[_0-9]*}} : !llvm.ptr -> !llvm.ptr
 // CLUSTER: nvvm.cluster.arrive
 // CLUSTER-NEXT: nvvm.cluster.wait
 // CLUSTER: %[[FIRST:.*]] = arith.cmpi eq, %[[SLICE]], %{{.*}} : index
