@@ -136,14 +136,22 @@ struct SpecialRegisterLowering : public RewritePattern {
   }
 };
 
-struct Barrier0Lowering : public OpRewritePattern<NVVM::Barrier0Op> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(NVVM::Barrier0Op op,
+/// An instruction without operands or results that is one call of the
+/// runtime: barrier0 (nvfp4sim_barrier), and barrier.cluster.arrive, in its
+/// release and relaxed forms alike, and barrier.cluster.wait (the
+/// simulation switches threads only at synchronisation points, so every
+/// write before an arrive is seen by the threads its wait releases).
+template <typename OpTy>
+struct RuntimeCallLowering : public OpRewritePattern<OpTy> {
+  RuntimeCallLowering(MLIRContext *ctx, const char *callee)
+      : OpRewritePattern<OpTy>(ctx), callee(callee) {}
+  LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
-    callRuntime(rewriter, op.getLoc(), "nvfp4sim_barrier", {});
+    callRuntime(rewriter, op.getLoc(), callee, {});
     rewriter.eraseOp(op);
     return success();
   }
+  const char *callee;
 };
 
 /// nvvm.barrier of the whole CTA on barrier 0 (named barriers, thread counts
@@ -487,30 +495,6 @@ struct TruncToBF16Lowering : public OpRewritePattern<LLVM::FPTruncOp> {
   }
 };
 
-/// barrier.cluster.arrive, in its release and relaxed forms: the simulation
-/// switches threads only at synchronisation points, so every write before
-/// an arrive is seen by the threads its wait releases.
-template <typename ArriveOp>
-struct ClusterArriveLowering : public OpRewritePattern<ArriveOp> {
-  using OpRewritePattern<ArriveOp>::OpRewritePattern;
-  LogicalResult matchAndRewrite(ArriveOp op,
-                                PatternRewriter &rewriter) const override {
-    callRuntime(rewriter, op.getLoc(), "nvfp4sim_cluster_arrive", {});
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-struct ClusterWaitLowering : public OpRewritePattern<NVVM::ClusterWaitOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(NVVM::ClusterWaitOp op,
-                                PatternRewriter &rewriter) const override {
-    callRuntime(rewriter, op.getLoc(), "nvfp4sim_cluster_wait", {});
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
 /// mapa of a generic address (a shared::cluster one has no host form).
 struct MapaLowering : public OpRewritePattern<NVVM::MapaOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -576,16 +560,19 @@ void mlir::nvfp4::declareHostSimRuntime(ModuleOp module) {
 void mlir::nvfp4::populateGPUToHostSimPatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<
-      SpecialRegisterLowering, Barrier0Lowering, BarrierLowering,
-      ShuffleLowering, PermuteLowering, DotAccumulate4WayLowering,
-      DotAccumulate2WayLowering, ConvertX2Lowering<NVVM::ConvertF8x2ToF16x2Op>,
+      SpecialRegisterLowering, BarrierLowering, ShuffleLowering,
+      PermuteLowering, DotAccumulate4WayLowering, DotAccumulate2WayLowering,
+      ConvertX2Lowering<NVVM::ConvertF8x2ToF16x2Op>,
       ConvertX2Lowering<NVVM::ConvertF8x2ToBF16x2Op>,
       ConvertX2Lowering<NVVM::ConvertF4x2ToF16x2Op>, GlobalLoadAsmLowering,
       PermuteAsmLowering, TruncToBF16Lowering,
       EraseLowering<NVVM::GriddepcontrolOp>, EraseLowering<NVVM::MembarOp>,
       CpAsyncLowering, EraseLowering<NVVM::CpAsyncCommitGroupOp>,
-      EraseLowering<NVVM::CpAsyncWaitGroupOp>, MmaLowering,
-      ClusterArriveLowering<NVVM::ClusterArriveOp>,
-      ClusterArriveLowering<NVVM::ClusterArriveRelaxedOp>, ClusterWaitLowering,
-      MapaLowering>(ctx);
+      EraseLowering<NVVM::CpAsyncWaitGroupOp>, MmaLowering, MapaLowering>(ctx);
+  patterns.add<RuntimeCallLowering<NVVM::Barrier0Op>>(ctx, "nvfp4sim_barrier");
+  patterns.add<RuntimeCallLowering<NVVM::ClusterArriveOp>,
+               RuntimeCallLowering<NVVM::ClusterArriveRelaxedOp>>(
+      ctx, "nvfp4sim_cluster_arrive");
+  patterns.add<RuntimeCallLowering<NVVM::ClusterWaitOp>>(
+      ctx, "nvfp4sim_cluster_wait");
 }
