@@ -63,8 +63,8 @@ struct Targets {
   /// step costs one more round trip to memory) in kernels of at least
   /// minOnePassRows rows a thread, up to maxOnePassLoads loads a thread
   /// (rows x steps). Measured (docs/benchmarks.md, item 23): 4 rows x 2
-  /// steps 0.92 of the time; a lone partial step 1.06-1.23 at 4 rows;
-  /// 1-2 rows a thread (small launches) about 1.02.
+  /// steps faster (0.931 of the time on the 24 suite kernels the rule
+  /// changes); a lone partial step and 1-2 rows a thread no faster.
   int64_t minOnePassSteps = 2;
   int64_t minOnePassRows = 4;
   int64_t maxOnePassLoads = 8;
