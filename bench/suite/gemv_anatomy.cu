@@ -11,6 +11,9 @@
 // thread, every load of a thread issued before any use) read, in turn:
 //   a        the matrix alone;
 //   +scales  also its scales (2 bytes a 16-byte chunk), b and b's scales;
+//   wide     (K = 2048 only) as +scales, but each row's scales of both
+//            steps in one 4-byte load (lane l holds chunks 2l and 2l+1:
+//            the same bytes in half the load instructions);
 //   +store   also reduce each row across its 32 lanes and store one f16;
 //   +work W  also, for each i32 word of a, W dependent rounds of a byte
 //            lookup and a 4-way dot product (prmt and dp4a, the decode's
@@ -27,7 +30,7 @@
 constexpr int kRowsPerThread = 4, kLanes = 32, kThreads = 128;
 constexpr int kRowsPerCta = kThreads / kLanes * kRowsPerThread;
 
-enum Mode { A, Scales, Store };
+enum Mode { A, Scales, WideScales, Store };
 
 template <int Steps, Mode M, int Work = 0>
 __global__ void __launch_bounds__(kThreads)
@@ -47,7 +50,22 @@ __global__ void __launch_bounds__(kThreads)
     for (int t = 0; t < Steps; ++t)
       v[r][t] =
           streamLoad(a + size_t(firstRow + r) * rowChunks + t * kLanes + lane);
-  if (M != A) {
+  if constexpr (M == WideScales) {
+    static_assert(Steps == 2, "a row's scales are 32 lanes x 4 bytes");
+    auto *sfaWords = reinterpret_cast<const unsigned *>(sfa);
+    unsigned sb = reinterpret_cast<const unsigned *>(sfb)[lane];
+#pragma unroll
+    for (int t = 0; t < Steps; ++t) {
+      bv[t] = b[t * kLanes + lane];
+      bs[t] = (unsigned short)(sb >> (16 * t));
+    }
+#pragma unroll
+    for (int r = 0; r < kRowsPerThread; ++r) {
+      unsigned w = sfaWords[size_t(firstRow + r) * kLanes + lane];
+      s[r][0] = (unsigned short)w;
+      s[r][1] = (unsigned short)(w >> 16);
+    }
+  } else if (M != A) {
 #pragma unroll
     for (int t = 0; t < Steps; ++t) {
       bv[t] = b[t * kLanes + lane];
@@ -100,9 +118,13 @@ using Kernel = void (*)(const uint4 *, const unsigned short *, const uint4 *,
                         const unsigned short *, __half *, unsigned *);
 
 template <int Steps> std::vector<Kernel> kernelsFor() {
-  return {anatomy<Steps, A>,        anatomy<Steps, Scales>,
-          anatomy<Steps, Store>,    anatomy<Steps, Store, 2>,
-          anatomy<Steps, Store, 4>, anatomy<Steps, Store, 8>};
+  std::vector<Kernel> kernels = {
+      anatomy<Steps, A>,        anatomy<Steps, Scales>,
+      anatomy<Steps, Store>,    anatomy<Steps, Store, 2>,
+      anatomy<Steps, Store, 4>, anatomy<Steps, Store, 8>};
+  if constexpr (Steps == 2)
+    kernels.push_back(anatomy<Steps, WideScales>);
+  return kernels;
 }
 
 int main(int argc, char **argv) {
@@ -117,7 +139,7 @@ int main(int argc, char **argv) {
   printf("# gemv_anatomy: %d SMs, flush %s, median of %d, microseconds%s\n",
          timer.smCount(), clean ? "clean" : "dirty", reps,
          args.oneAllocation ? ", one allocation" : "");
-  printf("# M K bytes a +scales +store +work2 +work4 +work8\n");
+  printf("# M K bytes a +scales +store +work2 +work4 +work8 [wide]\n");
   for (const auto &shape : args.shapes) {
     long m = shape.first, k = shape.second;
     GemvBuffers buf(m, k, args.oneAllocation);
