@@ -98,6 +98,50 @@ TEST(GemvCostModel, RowsOfAnyKGetAWholeWarp) {
   EXPECT_EQ(g.lanesPerRow, 2);
 }
 
+TEST(GemvCostModel, FewerLanesWhereTheLastStepLeavesManyIdle) {
+  // 48 loads a row: 32 lanes fill 48 of 64 slots, 16 lanes all 48.
+  EXPECT_EQ(chooseLanesPerRow(48), 16);
+  // 103: 16 lanes fill 103 of 112 slots, 32 of 128: an eighth saved.
+  EXPECT_EQ(chooseLanesPerRow(103), 16);
+  // 90 (K = 2880): 96 slots with 32 lanes or 16; 168: 192 or 176, less
+  // than an eighth.
+  EXPECT_EQ(chooseLanesPerRow(90), 32);
+  EXPECT_EQ(chooseLanesPerRow(168), 32);
+  // 21: 16 lanes (21 of 32) is all a row of 21 loads gets; 8 lanes (24
+  // slots) are under the minimum.
+  EXPECT_EQ(chooseLanesPerRow(21), 16);
+  EXPECT_EQ(chooseLanesPerRow(5), 4);
+  // The minimum and the saving are targets: 8 lanes take 21 (24 slots)
+  // and 53 (56 of 64); a quarter keeps 53 on a warp but not 48.
+  Targets eight;
+  eight.minLanesPerRow = 8;
+  EXPECT_EQ(chooseLanesPerRow(21, eight), 8);
+  EXPECT_EQ(chooseLanesPerRow(53, eight), 8);
+  Targets quarter = eight;
+  quarter.idleLaneSlotsDenominator = 4;
+  EXPECT_EQ(chooseLanesPerRow(53, quarter), 32);
+  EXPECT_EQ(chooseLanesPerRow(48, quarter), 16);
+}
+
+TEST(GemvCostModel, FewerLanesOnlyOnLargeLaunches) {
+  // DeepSeek V3 q_b, K = 1536 (48 loads a row): 6144 row groups of a warp,
+  // 1489 threads an SM.
+  EXPECT_EQ(chooseGemvGeometry({24576, 1536, 1, 16}, h200(), {}).lanesPerRow,
+            16);
+  // The same rows on 4096 rows: 248 threads an SM keep a warp a row.
+  EXPECT_EQ(chooseGemvGeometry({4096, 1536, 1, 16}, h200(), {}).lanesPerRow,
+            32);
+  Targets any;
+  any.fewerLanesThreadsPerSM = 0;
+  EXPECT_EQ(
+      chooseGemvGeometry({4096, 1536, 1, 16}, h200(), {}, any).lanesPerRow, 16);
+  // Given lanes stay.
+  GemvGeometry given;
+  given.lanesPerRow = 32;
+  EXPECT_EQ(chooseGemvGeometry({24576, 1536, 1, 16}, h200(), given).lanesPerRow,
+            32);
+}
+
 TEST(GemvCostModel, SmallMWithLongRowsSplitsKAcrossCtas) {
   // 19 x 13840 x 6: 30 row groups for 132 SMs and rows of 14 steps: K is
   // split across CTAs until the launch has the threads the memory system

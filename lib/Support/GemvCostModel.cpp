@@ -25,7 +25,26 @@ int64_t pow2Ceil(int64_t x) {
     p *= 2;
   return p;
 }
+/// A warp a row when the row has at least 32 loads, so a warp's loads are
+/// 512 contiguous bytes; else as many lanes as the row has loads.
+int64_t widestLanes(int64_t chunks) {
+  return std::min<int64_t>(32, pow2Floor(chunks));
+}
 } // namespace
+
+int64_t nvfp4::cost::chooseLanesPerRow(int64_t chunks, const Targets &targets) {
+  // Fewer lanes where the row's last step would leave enough of them idle.
+  int64_t widest = widestLanes(chunks);
+  auto slots = [&](int64_t lanes) { return ceilDiv(chunks, lanes) * lanes; };
+  int64_t best = widest;
+  for (int64_t lanes = widest / 2; lanes >= targets.minLanesPerRow; lanes /= 2)
+    if (slots(lanes) < slots(best))
+      best = lanes;
+  return slots(best) * targets.idleLaneSlotsDenominator <=
+                 slots(widest) * (targets.idleLaneSlotsDenominator - 1)
+             ? best
+             : widest;
+}
 
 KSlicing nvfp4::cost::sliceK(int64_t rowBytes, int64_t bytesPerLoad,
                              int64_t lanesPerRow, int64_t slices) {
@@ -64,10 +83,17 @@ GemvGeometry nvfp4::cost::chooseGemvGeometry(const GemvShape &shape,
     // thread.
     return threadsPerCta(fewer) <= kMaxCtaThreads ? fewer : four;
   }
-  // A warp a row when the row has at least 32 loads, so a warp's loads are
-  // 512 contiguous bytes.
-  if (!g.lanesPerRow)
-    g.lanesPerRow = std::min<int64_t>(32, pow2Floor(chunks));
+  if (!g.lanesPerRow) {
+    // Fewer lanes only on launches large enough to be bound by the
+    // instructions the idle lanes waste; a small one is bound by each
+    // thread's chain, which more steps a lane lengthen.
+    int64_t widest = widestLanes(chunks);
+    int64_t perSM =
+        ceilDiv(shape.m, g.rowsPerThread) * shape.l * widest / chip.smCount;
+    g.lanesPerRow = perSM >= targets.fewerLanesThreadsPerSM
+                        ? chooseLanesPerRow(chunks, targets)
+                        : widest;
+  }
   if (!g.loadsInFlight)
     g.loadsInFlight = std::clamp<int64_t>(
         ceilDiv(targets.loadsPerThread, g.rowsPerThread), 1, 8);

@@ -98,7 +98,23 @@ struct Targets {
   /// 20 largest shapes 3% faster; smaller ones lost 4% on the mean
   /// (docs/benchmarks.md, item 19).
   int64_t minNarrowIndexBytes = int64_t(32) << 20;
+  /// Fewer lanes a row than the row's loads allow (up to a warp): at least
+  /// minLanesPerRow, only where that takes at least
+  /// 1 / idleLaneSlotsDenominator off the row's slots (its loads rounded up
+  /// to whole steps of all its lanes; idle lanes decode for nothing), and
+  /// only on launches of at least fewerLanesThreadsPerSM threads an SM with
+  /// a warp a row (docs/benchmarks.md, item 25: 16 lanes 4-17% faster on
+  /// such launches, fewer lanes 4-42% slower on small ones and 8 lanes
+  /// slower on long rows).
+  int64_t minLanesPerRow = 16;
+  int64_t idleLaneSlotsDenominator = 8;
+  int64_t fewerLanesThreadsPerSM = 1024;
 };
+
+/// Lanes a row for a row of `chunks` loads on a large launch: the power of
+/// two up to 32, at least the targets' minimum, that leaves the fewest lanes
+/// idle in the row's last step (ties: the most), where that saves enough.
+int64_t chooseLanesPerRow(int64_t chunks, const Targets &targets = Targets());
 
 /// Whether the kernel of `shape` should do its index arithmetic in 32 bits
 /// (where every offset fits them; the caller checks that).
