@@ -128,7 +128,7 @@ TEST(GemvCostModel, FewerLanesOnlyOnLargeLaunches) {
   // 1489 threads an SM.
   EXPECT_EQ(chooseGemvGeometry({24576, 1536, 1, 16}, h200(), {}).lanesPerRow,
             16);
-  // The same rows on 4096 rows: 248 threads an SM keep a warp a row.
+  // The same rows on 4096 rows: under 1024 threads an SM, a warp a row.
   EXPECT_EQ(chooseGemvGeometry({4096, 1536, 1, 16}, h200(), {}).lanesPerRow,
             32);
   Targets any;
