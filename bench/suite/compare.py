@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
-"""Compares two variants of one bench/suite/gpu.sh run, shape by shape:
+"""Compares two variants of one bench/suite/gpu.sh run, kernel by kernel:
 
     bench/suite/compare.py OUTDIR BASE NEW [--from-bytes B] [--list N]
                            [--changed SUITEDIR]
 
 Prints each variant's geometric mean % of the read-once ceiling (flush
-clean), the geometric mean of the time ratios NEW / BASE with the shapes
-more than 2% faster or slower, the same ratio by the shape's ceiling
-(under 4.6 µs, 4.6-10 µs, 10 µs and over), and the N shapes that gained
-and lost most. --from-bytes B also reports a mix: NEW where a (L x M x K/2
-bytes) holds at least B bytes, BASE elsewhere (a size rule tried on the
-run that measured both). --changed SUITEDIR keeps only the shapes whose
+clean), the geometric mean of the time ratios NEW / BASE with the kernels
+more than 2% faster or slower, the same ratio by the kernel's ceiling
+(under 4.6 µs, 4.6-10 µs, 10 µs and over), and the N kernels that gained
+and lost most. Kernels are matched by name (a variant may hold several
+formats and layouts of one shape). --from-bytes B also reports a mix:
+NEW where a (L x M x K/2 bytes) holds at least B bytes, BASE elsewhere (a
+size rule tried on the run that measured both). --changed SUITEDIR keeps only the kernels whose
 PTX differs between SUITEDIR/BASE and SUITEDIR/NEW. Without the run's
 ceiling_clean.txt it prints the time ratios alone.
 """
@@ -28,16 +29,16 @@ def geomean(xs):
 
 
 def timings(out, variant, ceiling):
-    """(M, K, L) -> (median µs, ceiling µs or None, kernel) of the
+    """kernel -> (median µs, ceiling µs or None, (M, K, L)) of the
     variant's passing runs."""
     result = {}
     for r in load_jsonl(os.path.join(out, f"bench_{variant}_clean.jsonl")):
         if "bench" in r and r.get("status") == "pass":
             b = r["bench"]
-            result[(r["m"], r["k"], r["l"])] = (
+            result[r["kernel"]] = (
                 b["median_us"],
                 ceiling_at(ceiling, b["unique_bytes"]) if ceiling else None,
-                r["kernel"])
+                (r["m"], r["k"], r["l"]))
     return result
 
 
@@ -62,13 +63,13 @@ def main():
                if os.path.exists(ceiling_file) else None)
     base = timings(args.out, args.base, ceiling)
     new = timings(args.out, args.new, ceiling)
-    shapes = sorted(set(base) & set(new))
+    kernels = sorted(set(base) & set(new))
     if args.changed:
-        shapes = [s for s in shapes if not same_ptx(
-            args.changed, args.base, args.new, base[s][2])]
-        print(f"{len(shapes)} shapes whose kernels differ")
-    if not shapes:
-        raise SystemExit("compare.py: no shape passed in both variants")
+        kernels = [s for s in kernels
+                  if not same_ptx(args.changed, args.base, args.new, s)]
+        print(f"{len(kernels)} kernels that differ")
+    if not kernels:
+        raise SystemExit("compare.py: no kernel passed in both variants")
 
     def pct(times, s):
         return 100 * times[s][1] / times[s][0]
@@ -78,32 +79,34 @@ def main():
     for name, times in ((args.base, base), (args.new, new)):
         if ceiling is None:
             break
-        print(f"{name}: {len(shapes)} shapes, geometric mean "
-              f"{geomean([pct(times, s) for s in shapes]):.1f}% of the "
+        print(f"{name}: {len(kernels)} kernels, geometric mean "
+              f"{geomean([pct(times, s) for s in kernels]):.1f}% of the "
               f"ceiling")
-    ratio = {s: new[s][0] / base[s][0] for s in shapes}
+    ratio = {s: new[s][0] / base[s][0] for s in kernels}
     print(f"time ratio {args.new} / {args.base}: "
           f"{geomean(list(ratio.values())):.3f}, "
           f"{sum(r < 0.98 for r in ratio.values())} more than 2% faster, "
           f"{sum(r > 1.02 for r in ratio.values())} slower")
     for lo, hi in GROUPS if ceiling else []:
-        group = [ratio[s] for s in shapes if lo <= base[s][1] < hi]
+        group = [ratio[s] for s in kernels if lo <= base[s][1] < hi]
         if group:
-            print(f"  ceiling {lo}-{hi} µs: {len(group)} shapes, time ratio "
+            print(f"  ceiling {lo}-{hi} µs: {len(group)} kernels, time ratio "
                   f"{geomean(group):.3f}")
     if args.from_bytes is not None and ceiling:
-        chosen = [s for s in shapes
-                  if s[2] * s[0] * (s[1] // 2) >= args.from_bytes]
-        mixed = [pct(new if s in chosen else base, s) for s in shapes]
+        def a_bytes(s):
+            m, k, l = base[s][2]
+            return l * m * (k // 2)
+        chosen = [s for s in kernels if a_bytes(s) >= args.from_bytes]
+        mixed = [pct(new if s in chosen else base, s) for s in kernels]
         print(f"{args.new} from {args.from_bytes} bytes of a "
-              f"({len(chosen)} shapes, time ratio "
+              f"({len(chosen)} kernels, time ratio "
               f"{geomean([ratio[s] for s in chosen]):.3f}): geometric mean "
               f"{geomean(mixed):.1f}% of the ceiling")
-    ranked = sorted(shapes, key=ratio.get)
+    ranked = sorted(kernels, key=ratio.get)
     shown = ranked if 2 * args.list >= len(ranked) else (
         ranked[:args.list] + ranked[len(ranked) - args.list:])
     for s in shown:
-        print(f"  {s[0]} x {s[1]} x {s[2]}: {base[s][0]:.2f} -> "
+        print(f"  {s.removeprefix('nvfp4_gemv_')}: {base[s][0]:.2f} -> "
               f"{new[s][0]:.2f} µs ({ratio[s]:.3f})")
 
 
