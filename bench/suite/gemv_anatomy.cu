@@ -11,14 +11,14 @@
 // thread, every load of a thread issued before any use) read, in turn:
 //   a        the matrix alone;
 //   +scales  also its scales (2 bytes a 16-byte chunk), b and b's scales;
-//   wide     (K = 2048 only) as +scales, but each row's scales of both
-//            steps in one 4-byte load (lane l holds chunks 2l and 2l+1:
-//            the same bytes in half the load instructions);
 //   +store   also reduce each row across its 32 lanes and store one f16;
 //   +work W  also, for each i32 word of a, W dependent rounds of a byte
 //            lookup and a 4-way dot product (prmt and dp4a, the decode's
 //            instructions; about 3 SASS instructions a round with the
 //            copy of the lookup table, docs/benchmarks.md item 15).
+//   wide     (K = 2048 only) as +scales, but each row's scales of both
+//            steps in one 4-byte load (lane l holds chunks 2l and 2l+1:
+//            the same bytes in half the load instructions), printed last.
 // None of them computes the GEMV: the gap between "+store" and the
 // generated kernel is the decode, the gap between "a" and read_once the
 // geometry, and the slope in W what each instruction a byte costs once the data
