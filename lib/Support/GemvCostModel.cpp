@@ -168,10 +168,9 @@ GemvGeometry nvfp4::cost::chooseGemvGeometry(const GemvShape &shape,
 int64_t nvfp4::cost::onePassSteps(const KSlicing &slicing, int64_t lanesPerRow,
                                   int64_t rowsPerThread,
                                   const Targets &targets) {
-  bool partialStep = slicing.chunks % lanesPerRow != 0 ||
-                     slicing.sliceChunks * slicing.slices != slicing.chunks;
   int64_t steps = ceilDiv(slicing.sliceChunks, lanesPerRow);
-  return partialStep && steps >= targets.minOnePassSteps &&
+  return slicing.endsInPartialStep(lanesPerRow) &&
+                 steps >= targets.minOnePassSteps &&
                  rowsPerThread >= targets.minOnePassRows &&
                  rowsPerThread * steps <= targets.maxOnePassLoads
              ? steps

@@ -134,6 +134,16 @@ struct KSlicing {
   int64_t chunks, slices, sliceChunks;
   /// Whether some slice would have no chunk at all.
   bool hasEmptySlice() const { return (slices - 1) * sliceChunks >= chunks; }
+  /// Whether every slice holds sliceChunks chunks.
+  bool equalSlices() const { return sliceChunks * slices == chunks; }
+  /// Chunks of the last, shortest slice.
+  int64_t shortestSlice() const { return chunks - (slices - 1) * sliceChunks; }
+  /// Whether some slice ends before its last step of `lanesPerRow` lanes
+  /// is whole: the row is no whole number of steps, or the last slice is
+  /// shorter than the others.
+  bool endsInPartialStep(int64_t lanesPerRow) const {
+    return chunks % lanesPerRow != 0 || !equalSlices();
+  }
 };
 KSlicing sliceK(int64_t rowBytes, int64_t bytesPerLoad, int64_t lanesPerRow,
                 int64_t slices);

@@ -575,6 +575,15 @@ SmallVector<Value> GemvKernelBuilder::buildSingleSteps(Value lo, Value hi,
   return SmallVector<Value>(loop.getResults());
 }
 
+SmallVector<Value> GemvKernelBuilder::keepWhere(Value valid,
+                                                ArrayRef<Value> updated,
+                                                ArrayRef<Value> acc) {
+  SmallVector<Value> kept;
+  for (auto [v, old] : llvm::zip_equal(updated, acc))
+    kept.push_back(arith::SelectOp::create(b, loc, valid, v, old));
+  return kept;
+}
+
 SmallVector<Value> GemvKernelBuilder::buildOnePass(Value sliceChunks,
                                                    int64_t shortestSlice,
                                                    ArrayRef<Value> acc,
@@ -598,8 +607,7 @@ SmallVector<Value> GemvKernelBuilder::buildOnePass(Value sliceChunks,
     Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                         IV(b, loc, lane) + s * cfg.lanesPerRow,
                                         sliceChunks);
-    for (auto [r, v] : llvm::enumerate(updated))
-      result[r] = arith::SelectOp::create(b, loc, valid, v, result[r]);
+    result = keepWhere(valid, updated, result);
   }
   return result;
 }
@@ -618,9 +626,7 @@ SmallVector<Value> GemvKernelBuilder::buildTailStep(Value step, Value tail,
       step, 1, loadSteps(step, 1, /*clamp=*/true), acc, /*clamp=*/true);
   Value valid =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lane, tail);
-  for (auto [r, v] : llvm::enumerate(updated))
-    v = arith::SelectOp::create(b, loc, valid, v, acc[r]);
-  scf::YieldOp::create(b, loc, updated);
+  scf::YieldOp::create(b, loc, keepWhere(valid, updated, acc));
   return SmallVector<Value>(ifOp.getResults());
 }
 
@@ -663,7 +669,7 @@ void GemvKernelBuilder::build() {
     globalSlice = IV(b, loc, ctaSlice) * cfg.splitK + globalSlice;
   IV lo = globalSlice * slicing.sliceChunks;
   // Equal slices keep the loop bounds static (fewer registers).
-  IV n = slicing.sliceChunks * slicing.slices == slicing.chunks
+  IV n = slicing.equalSlices()
              ? vconst(lo, slicing.sliceChunks)
              : vmin(lo + slicing.sliceChunks, slicing.chunks) - lo;
   sliceChunk = lo;
@@ -709,23 +715,18 @@ void GemvKernelBuilder::build() {
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
   SmallVector<Value> acc(cfg.rowsPerThread * vectors(), zero);
   if (tmaMap) {
-    acc = buildTmaStepLoop(full, acc, slicing.sliceChunks,
-                           slicing.sliceChunks * slicing.slices ==
-                               slicing.chunks);
+    acc =
+        buildTmaStepLoop(full, acc, slicing.sliceChunks, slicing.equalSlices());
   } else if (stages) {
     acc = buildAsyncStepLoop(full, acc);
   } else if (cfg.onePassSteps) {
-    acc = buildOnePass(
-        n, slicing.chunks - (slicing.slices - 1) * slicing.sliceChunks, acc,
-        firstWords);
+    acc = buildOnePass(n, slicing.shortestSlice(), acc, firstWords);
   } else {
     Value groups = IV(b, loc, full) / cfg.loadsInFlight;
     acc = buildGroupLoop(groups, cfg.loadsInFlight, acc, firstWords);
     acc = buildSingleSteps(IV(b, loc, groups) * cfg.loadsInFlight, full, acc);
   }
-  if (!cfg.onePassSteps &&
-      (slicing.chunks % cfg.lanesPerRow != 0 ||
-       slicing.sliceChunks * slicing.slices != slicing.chunks))
+  if (!cfg.onePassSteps && slicing.endsInPartialStep(cfg.lanesPerRow))
     acc = buildTailStep(full, tail, acc);
 
   reduceLanes(acc);

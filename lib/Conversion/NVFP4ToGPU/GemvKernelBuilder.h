@@ -240,6 +240,11 @@ struct GemvKernelBuilder {
   /// Single steps [lo, hi) of this thread's slice.
   SmallVector<Value> buildSingleSteps(Value lo, Value hi, ArrayRef<Value> acc);
 
+  /// `updated` where `valid` holds, else `acc` (a partial step's lanes past
+  /// their slice keep their sums).
+  SmallVector<Value> keepWhere(Value valid, ArrayRef<Value> updated,
+                               ArrayRef<Value> acc);
+
   /// The whole slice (`sliceChunks` chunks, the partial last step
   /// included; the shortest slice of the row has `shortestSlice`) in one
   /// pass: every step's loads of a first (clamped to the row, so valid
