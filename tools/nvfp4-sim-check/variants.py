@@ -177,6 +177,10 @@ VARIANTS = [
     ("b8_f32", "decode=f32 bytes-per-load=8 lanes-per-row=8", WIDE),
     # Interleaved rows of blocked scales, on (the default) and off.
     ("interleave", "rows-per-thread=4 bytes-per-load=16 split-k=1", WIDE),
+    # One scale column a load: 8-byte NVFP4 loads (one byte of the line's
+    # word) and MXFP4 (both 8-byte units of a 16-byte load share a column).
+    ("interleave_b8", "rows-per-thread=4 bytes-per-load=8 split-k=1",
+     ODD + WIDE),
     ("no_interleave", "interleave-rows=false split-k=1", WIDE + LONG),
     ("interleave_cvt", "chip=sm_100a rows-per-thread=4 split-k=2", LONG),
     # The decoded vector in shared memory, with and without split-k.

@@ -58,7 +58,7 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
     result is the same bits on every run). Any K that is a multiple of the
     block works: a row's last partial step is predicated. Each thread works
     on `rows-per-thread` rows at the same K offsets, so one decode of b
-    serves them all; with blocked NVFP4 scales and 4 rows a thread,
+    serves them all; with blocked scales and 4 rows a thread,
     `interleave-rows` makes them the rows 32 apart whose scales share one
     16-byte line. Loads are `bytes-per-load` wide, `loads-in-flight` of
     them issued per step, the next step's prefetched (`prefetch`), a
@@ -130,7 +130,7 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
                 "Issue the next group of loads before decoding the current "
                 "one">,
     NVFP4Option<"interleaveRows", "interleave-rows", "bool", "true",
-                "With blocked NVFP4 scales and 4 rows a thread, give a "
+                "With blocked scales and 4 rows a thread, give a "
                 "thread the rows 32 apart whose scales share one 16-byte "
                 "line">,
     NVFP4Option<"pinLoads", "pin-loads", "bool", "false",

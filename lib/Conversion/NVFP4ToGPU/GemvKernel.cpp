@@ -237,23 +237,46 @@ Value GemvKernelBuilder::loadInterleavedScaleLine(Value kByte) {
 SmallVector<SmallVector<Value>>
 GemvKernelBuilder::decodeInterleavedScales(Value bytes, Value kByte) {
   namespace lay = ::nvfp4::layout;
-  Value col = unitColumn(kByte);
   Type f8 = cast<VectorType>(bytes.getType()).getElementType();
   Value words = vector::BitCastOp::create(
       b, loc, VectorType::get({4}, b.getI32Type()),
       arith::BitcastOp::create(
           b, loc, VectorType::get({lay::kLineBytes}, b.getI8Type()), bytes));
-  // The load's first column is even: byte 0 or 2 of each word.
-  Value shift = arith::IndexCastOp::create(
-      b, loc, b.getI32Type(), IV(b, loc, col) % lay::kAtomCols * 8);
+  // Row r's 4 columns are word r, column c in byte c % 4.
+  auto columnShift = [&](Value col) {
+    return arith::IndexCastOp::create(b, loc, b.getI32Type(),
+                                      IV(b, loc, col) % lay::kAtomCols * 8);
+  };
+  // One shift a scale column: an MXFP4 column spans both units of a
+  // 16-byte load.
+  int64_t units = pairedScales() ? 1 : cfg.bytesPerLoad / 8;
+  int64_t unitsPerColumn = std::max<int64_t>(getBlockSize(format()) / 16, 1);
+  SmallVector<Value> shifts;
+  for (int64_t unit = 0; unit < units; unit += unitsPerColumn)
+    shifts.push_back(columnShift(unitColumn(IV(b, loc, kByte) + 8 * unit)));
   SmallVector<SmallVector<Value>> scales;
   for (int64_t r = 0; r < cfg.rowsPerThread; ++r) {
     Value word = vector::ExtractOp::create(b, loc, words, r);
-    Value pair = arith::TruncIOp::create(
-        b, loc, b.getI16Type(), arith::ShRUIOp::create(b, loc, word, shift));
-    Value pairBytes = LLVM::BitcastOp::create(
-        b, loc, VectorType::get({2}, b.getI8Type()), pair);
-    scales.push_back(decodeScalePair(pairBytes, f8));
+    if (pairedScales()) {
+      // The load's first column is even: byte 0 or 2 of the word.
+      Value pair = arith::TruncIOp::create(
+          b, loc, b.getI16Type(),
+          arith::ShRUIOp::create(b, loc, word, shifts.front()));
+      Value pairBytes = LLVM::BitcastOp::create(
+          b, loc, VectorType::get({2}, b.getI8Type()), pair);
+      scales.push_back(decodeScalePair(pairBytes, f8));
+      continue;
+    }
+    SmallVector<Value> rowScales;
+    for (Value shift : shifts) {
+      Value scale = buildDecodeScale(
+          b, loc,
+          arith::TruncIOp::create(b, loc, b.getI8Type(),
+                                  arith::ShRUIOp::create(b, loc, word, shift)),
+          format());
+      rowScales.append(std::min(unitsPerColumn, units), scale);
+    }
+    scales.push_back(rowScales);
   }
   return scales;
 }

@@ -104,9 +104,9 @@ struct GemvKernelBuilder {
   SmallVector<Value> decodeUnitScales(ArrayRef<Value> bits);
 
   /// With interleaved rows the four rows' scales of this load sit in one
-  /// 16-byte line of a blocked atom (row i in word i, the load's two
-  /// columns in the low or high half of each word): one load instead of
-  /// four, each of which would touch a different atom per lane pair.
+  /// 16-byte line of a blocked atom (row i in word i, column c in byte c % 4
+  /// of each word): one load instead of four, each of which would touch a
+  /// different atom per group of lanes.
   Value loadInterleavedScaleLine(Value kByte);
 
   /// Every row's f32 scales from the line of loadInterleavedScaleLine.

@@ -488,9 +488,7 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
   // groups must then tile the 32 lines of an atom.
   cfg.interleaveRows = options.interleaveRows && !cfg.tma &&
                        op.getLayout() == ScaleLayout::Blocked128x4 &&
-                       op.getFormat() == ScaleFormat::NVFP4 &&
-                       cfg.bytesPerLoad == 16 && cfg.rowsPerThread == 4 &&
-                       32 % cfg.rowGroups() == 0;
+                       cfg.rowsPerThread == 4 && 32 % cfg.rowGroups() == 0;
   FailureOr<int64_t> bits = resolveIndexBits(op, options, cfg);
   if (failed(bits))
     return failure();
