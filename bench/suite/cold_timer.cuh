@@ -1,9 +1,12 @@
-// The timing protocol of nvfp4-run --bench for the suite's stand-alone CUDA
-// tools (read_once, gemv_anatomy): L2 made cold before every repetition (a
-// 120 MiB scratch buffer written, and for a clean flush read back), CUDA
-// events around the kernel alone, the median of the repetitions.
+// The timing protocol of nvfp4-run --bench (docs/nvfp4-run.md) for the
+// suite's stand-alone CUDA tools (read_once, gemv_anatomy): the same flush
+// (its buffer, memset, and for a clean flush nvfp4-run's read-back kernel)
+// before every repetition, CUDA events around the kernel alone, each
+// repetition finished before the next is queued, the median.
 #ifndef NVFP4_BENCH_SUITE_COLD_TIMER_CUH
 #define NVFP4_BENCH_SUITE_COLD_TIMER_CUH
+
+#include "../../tools/nvfp4-run/FlushKernel.h"
 
 #include <cuda_runtime.h>
 
@@ -33,27 +36,19 @@ __device__ __forceinline__ uint4 streamLoad(const uint4 *p) {
   return v;
 }
 
-__global__ void flushWrite(unsigned *buf, size_t n, unsigned v) {
-  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += size_t(gridDim.x) * blockDim.x)
-    buf[i] = v + unsigned(i);
-}
-
-__global__ void flushRead(const unsigned *buf, size_t n, unsigned *sink) {
-  unsigned acc = 0;
-  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += size_t(gridDim.x) * blockDim.x)
-    acc ^= buf[i];
-  if (acc == 0x12345678u)
-    *sink = acc;
-}
-
 class ColdTimer {
 public:
   explicit ColdTimer(bool clean) : clean(clean) {
     CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    int l2 = 0;
+    CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
+    flushBytes = nvfp4::run::flushBufferBytes(l2);
     CHECK(cudaMalloc(&sink, 4));
-    CHECK(cudaMalloc(&flush, kFlushWords * 4));
+    CHECK(cudaMalloc(&flush, flushBytes));
+    CHECK(cudaLibraryLoadData(&library, nvfp4::run::kL2ReadPtx, nullptr,
+                              nullptr, 0, nullptr, nullptr, 0));
+    CHECK(cudaLibraryGetKernel(&readBack, library,
+                               nvfp4::run::kL2ReadKernel));
     CHECK(cudaEventCreate(&start));
     CHECK(cudaEventCreate(&stop));
   }
@@ -67,9 +62,7 @@ public:
   template <class Launch> double median(int reps, Launch launch) {
     std::vector<double> t;
     for (int r = 0; r < reps; ++r) {
-      flushWrite<<<sms * 4, 1024>>>(flush, kFlushWords, 7);
-      if (clean)
-        flushRead<<<sms * 4, 1024>>>(flush, kFlushWords, sink);
+      flushL2(r);
       CHECK(cudaEventRecord(start));
       launch();
       CHECK(cudaEventRecord(stop));
@@ -83,10 +76,24 @@ public:
   }
 
 private:
-  static constexpr size_t kFlushWords = (size_t(120) << 20) / 4;
+  void flushL2(int r) {
+    CHECK(cudaMemsetAsync(flush, r & 0xff, flushBytes));
+    if (!clean)
+      return;
+    unsigned long long words = flushBytes / 16;
+    void *args[] = {&flush, &words, &sink};
+    CHECK(cudaLaunchKernel((const void *)readBack,
+                           dim3(nvfp4::run::kL2ReadCtasPerSM * sms),
+                           dim3(nvfp4::run::kL2ReadThreads), args, 0, 0));
+  }
+
   bool clean;
   int sms = 0;
-  unsigned *sink = nullptr, *flush = nullptr;
+  size_t flushBytes = 0;
+  unsigned *sink = nullptr;
+  void *flush = nullptr;
+  cudaLibrary_t library = nullptr;
+  cudaKernel_t readBack = nullptr;
   cudaEvent_t start, stop;
 };
 

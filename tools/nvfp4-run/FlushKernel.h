@@ -12,7 +12,19 @@
 #ifndef NVFP4_RUN_FLUSHKERNEL_H
 #define NVFP4_RUN_FLUSHKERNEL_H
 
+#include <algorithm>
+#include <cstdint>
+
 namespace nvfp4::run {
+
+/// The flush buffer: at least twice the L2, and at least 128 MiB.
+inline int64_t flushBufferBytes(int64_t l2Bytes) {
+  return std::max<int64_t>(2 * l2Bytes, int64_t(128) << 20);
+}
+
+/// The read-back launch: 8 CTAs of 512 threads an SM.
+inline constexpr int kL2ReadCtasPerSM = 8;
+inline constexpr int kL2ReadThreads = 512;
 
 /// nvfp4_run_l2_read(const int4 *p, u64 n, int *out): grid-stride read of n
 /// 16-byte words; stores to out only for an XOR the flush values never give.

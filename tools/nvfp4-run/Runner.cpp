@@ -246,7 +246,7 @@ std::string Runner::timeColdL2(const RunConfig &config,
   // the L2 before every launch, outside the timed interval, then (Clean) read
   // it back so that no dirty line is written back during the timed kernel
   // (FlushKernel.h says why).
-  size_t flushBytes = std::max<int64_t>(2 * info.l2Bytes, int64_t(128) << 20);
+  size_t flushBytes = flushBufferBytes(info.l2Bytes);
   CUdeviceptr flush = 0, sink = 0;
   CU_CHECK(cuMemAlloc, &flush, flushBytes);
   CU_CHECK(cuMemAlloc, &sink, sizeof(int));
@@ -260,7 +260,8 @@ std::string Runner::timeColdL2(const RunConfig &config,
     CU_CHECK(cuMemsetD8Async, flush, static_cast<unsigned char>(i), flushBytes,
              nullptr);
     if (config.flush == FlushMode::Clean)
-      CU_CHECK(cuLaunchKernel, readBack, 8 * info.multiprocessors, 1, 1, 512, 1,
+      CU_CHECK(cuLaunchKernel, readBack,
+               kL2ReadCtasPerSM * info.multiprocessors, 1, 1, kL2ReadThreads, 1,
                1, 0, nullptr, flushArgs, nullptr);
     return "";
   };
@@ -277,9 +278,10 @@ std::string Runner::timeColdL2(const RunConfig &config,
     if (std::string error = launchAll(); !error.empty())
       return error;
   }
-  // Everything is queued back to back: the flush keeps the GPU busy while
-  // the host enqueues the launch, so the start event is followed directly
-  // by the kernels and the interval holds them alone.
+  // The flush keeps the GPU busy while the host enqueues the launch, so the
+  // start event is followed directly by the kernels. Each repetition ends
+  // before the next flush is queued: with work queued behind it, a kernel
+  // measured about 0.7 us longer (docs/nvfp4-run.md).
   for (int i = 0; i < config.reps; ++i) {
     if (std::string error = flushL2(i); !error.empty())
       return error;
@@ -287,8 +289,8 @@ std::string Runner::timeColdL2(const RunConfig &config,
     if (std::string error = launchAll(); !error.empty())
       return error;
     CU_CHECK(cuEventRecord, stops[i], nullptr);
+    CU_CHECK(cuEventSynchronize, stops[i]);
   }
-  CU_CHECK(cuEventSynchronize, stops.back());
   CU_CHECK(cuCtxSynchronize);
   elapsed.assign(config.reps, 0);
   for (int i = 0; i < config.reps; ++i)
