@@ -47,8 +47,7 @@ public:
     CHECK(cudaMalloc(&flush, flushBytes));
     CHECK(cudaLibraryLoadData(&library, nvfp4::run::kL2ReadPtx, nullptr,
                               nullptr, 0, nullptr, nullptr, 0));
-    CHECK(cudaLibraryGetKernel(&readBack, library,
-                               nvfp4::run::kL2ReadKernel));
+    CHECK(cudaLibraryGetKernel(&readBack, library, nvfp4::run::kL2ReadKernel));
     CHECK(cudaEventCreate(&start));
     CHECK(cudaEventCreate(&stop));
   }
@@ -75,7 +74,7 @@ public:
     return t[t.size() / 2];
   }
 
-private:
+  /// nvfp4-run's flush (repetition r's memset value).
   void flushL2(int r) {
     CHECK(cudaMemsetAsync(flush, r & 0xff, flushBytes));
     if (!clean)
@@ -87,6 +86,7 @@ private:
                            dim3(nvfp4::run::kL2ReadThreads), args, 0, 0));
   }
 
+private:
   bool clean;
   int sms = 0;
   size_t flushBytes = 0;

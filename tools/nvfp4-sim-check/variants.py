@@ -181,6 +181,9 @@ VARIANTS = [
     # word) and MXFP4 (both 8-byte units of a 16-byte load share a column).
     ("interleave_b8", "rows-per-thread=4 bytes-per-load=8 split-k=1",
      ODD + WIDE),
+    # 5 row groups a CTA do not tile an atom's 32 lines: no interleave.
+    ("interleave_5_groups", "rows-per-thread=4 rows-per-block=20 split-k=1",
+     ODD),
     ("no_interleave", "interleave-rows=false split-k=1", WIDE + LONG),
     ("interleave_cvt", "chip=sm_100a rows-per-thread=4 split-k=2", LONG),
     # The decoded vector in shared memory, with and without split-k.
