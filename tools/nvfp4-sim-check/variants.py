@@ -181,9 +181,12 @@ VARIANTS = [
     # word) and MXFP4 (both 8-byte units of a 16-byte load share a column).
     ("interleave_b8", "rows-per-thread=4 bytes-per-load=8 split-k=1",
      ODD + WIDE),
-    # 5 row groups a CTA do not tile an atom's 32 lines: no interleave.
-    ("interleave_5_groups", "rows-per-thread=4 rows-per-block=20 split-k=1",
-     ODD),
+    # 5 row groups a CTA do not tile an atom's 32 lines: no interleave
+    # (interleaved, the 64 row groups of 256 rows would need 12.8 CTAs).
+    ("interleave_5_groups",
+     "rows-per-thread=4 rows-per-block=20 split-k=1 lanes-per-row=32",
+     ["256x1040x1:nvfp4:blocked128x4:f16",
+      "256x96x2:mxfp4:blocked128x4:bf16:noalpha"]),
     ("no_interleave", "interleave-rows=false split-k=1", WIDE + LONG),
     ("interleave_cvt", "chip=sm_100a rows-per-thread=4 split-k=2", LONG),
     # The decoded vector in shared memory, with and without split-k.
