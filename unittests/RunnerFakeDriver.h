@@ -49,6 +49,9 @@ struct FakeDevice {
   /// The kernel: called with the launch's parameter array.
   std::function<void(void **)> kernel;
   int launches = 0;
+  /// The order of --bench's calls: F flush (cuMemsetD8Async), E event
+  /// recorded, L launch of the kernel under test, S event waited for.
+  std::string trace;
 };
 inline FakeDevice *device = nullptr;
 
@@ -62,6 +65,7 @@ inline CUresult fakeLaunch(LaunchRecord &record, void **params) {
       record.buffers.push_back(*static_cast<CUdeviceptr *>(params[i]));
   device->records.push_back(std::move(record));
   ++device->launches;
+  device->trace += 'L';
   device->kernel(params);
   return CUDA_SUCCESS;
 }
@@ -143,6 +147,7 @@ inline Driver fakeDriver() {
   };
   // What --bench uses besides: asynchronous fills, events of 1 ms.
   d.cuMemsetD8Async = [](CUdeviceptr, unsigned char, size_t, CUstream) {
+    device->trace += 'F';
     return CUDA_SUCCESS; // the flush buffer only: its contents do not matter
   };
   d.cuEventCreate = [](CUevent *event, unsigned) {
@@ -150,8 +155,14 @@ inline Driver fakeDriver() {
     return CUDA_SUCCESS;
   };
   d.cuEventDestroy = [](CUevent) { return CUDA_SUCCESS; };
-  d.cuEventRecord = [](CUevent, CUstream) { return CUDA_SUCCESS; };
-  d.cuEventSynchronize = [](CUevent) { return CUDA_SUCCESS; };
+  d.cuEventRecord = [](CUevent, CUstream) {
+    device->trace += 'E';
+    return CUDA_SUCCESS;
+  };
+  d.cuEventSynchronize = [](CUevent) {
+    device->trace += 'S';
+    return CUDA_SUCCESS;
+  };
   d.cuEventElapsedTime = [](float *ms, CUevent, CUevent) {
     *ms = 1;
     return CUDA_SUCCESS;

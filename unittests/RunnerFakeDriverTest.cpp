@@ -297,6 +297,24 @@ TEST_F(RunnerFakeDriver, ChainOfOneReportsAsBefore) {
   EXPECT_EQ(json.find("pdl"), std::string::npos) << json;
 }
 
+/// Each timed repetition (flush, event, the chain's launches, event) is
+/// waited for before the next flush is queued: a kernel with work queued
+/// behind it measures longer (docs/nvfp4-run.md, "Timing protocol").
+TEST_F(RunnerFakeDriver, EachRepetitionEndsBeforeTheNextFlush) {
+  Manifest m = smallManifest(1, ref::VectorElement::E2M1);
+  ReferenceKernel kernel(m);
+  VerifyResult result;
+  std::optional<BenchResult> timing;
+  ASSERT_EQ(bench(m, std::ref(kernel), result, timing, 2, false), "");
+  ASSERT_TRUE(timing);
+  // 10 warm-up chains, then the 2 timed ones.
+  std::string warmups;
+  for (int i = 0; i < 10; ++i)
+    warmups += "FLL";
+  EXPECT_NE(fake.trace.find(warmups + "FELLESFELLES"), std::string::npos)
+      << fake.trace;
+}
+
 TEST_F(RunnerFakeDriver, PdlNeedsCuLaunchKernelEx) {
   Manifest m = smallManifest(1, ref::VectorElement::E2M1);
   ReferenceKernel kernel(m);
