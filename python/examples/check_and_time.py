@@ -174,15 +174,28 @@ def check_graph(check, torch, custom_kernel):
                  f"mismatches={bad} rel_err={rel:.3e}")
 
 
+def flush_header():
+    return open(os.path.join(HERE, "..", "..", "tools", "nvfp4-run",
+                             "FlushKernel.h")).read()
+
+
 def read_flush_kernel():
     """(name, PTX) of nvfp4-run's L2 read-back kernel, read from its one
     home, tools/nvfp4-run/FlushKernel.h."""
-    header = os.path.join(HERE, "..", "..", "tools", "nvfp4-run",
-                          "FlushKernel.h")
-    text = open(header).read()
+    text = flush_header()
     name = re.search(r'kL2ReadKernel = "(\w+)"', text).group(1)
     ptx = re.search(r'kL2ReadPtx = R"\((.*?)\)"', text, re.S).group(1)
     return name, ptx
+
+
+def read_flush_geometry():
+    """(least flush bytes, read-back CTAs an SM, threads a CTA) from
+    FlushKernel.h: the buffer is max(2 x L2, the least)."""
+    text = flush_header()
+    least = re.search(r"2 \* l2Bytes, int64_t\((\d+)\) << (\d+)", text)
+    ctas = re.search(r"kL2ReadCtasPerSM = (\d+);", text).group(1)
+    threads = re.search(r"kL2ReadThreads = (\d+);", text).group(1)
+    return int(least.group(1)) << int(least.group(2)), int(ctas), int(threads)
 
 
 def runner_flush_kernel(torch):
@@ -197,11 +210,13 @@ def runner_flush_kernel(torch):
 
 
 def cold_l2_times(torch, call, reps):
-    """Device times (us) of `call` with a cold L2 before each, flushed as
-    nvfp4-run flushes: the buffer is written, then read back by the
-    runner's own kernel so that no dirty line is written back while timed."""
+    """Device times (us) of `call` with a cold L2 before each, timed as
+    nvfp4-run times: the buffer is written, then read back by the runner's
+    own kernel so that no dirty line is written back while timed, and each
+    repetition ends before the next flush is queued."""
     props = torch.cuda.get_device_properties(0)
-    flush = torch.empty(max(2 * props.L2_cache_size, 128 << 20),
+    least, ctas_per_sm, threads = read_flush_geometry()
+    flush = torch.empty(max(2 * props.L2_cache_size, least),
                         dtype=torch.uint8, device="cuda")
     sink = torch.empty(1, dtype=torch.int32, device="cuda")
     driver, read_back = runner_flush_kernel(torch)
@@ -214,15 +229,16 @@ def cold_l2_times(torch, call, reps):
     events = []
     for i in range(10 + reps):
         flush.fill_(i & 255)
-        driver.launch(read_back, (8 * props.multi_processor_count, 1, 1),
-                      (512, 1, 1), 0, stream, params)
+        driver.launch(read_back,
+                      (ctas_per_sm * props.multi_processor_count, 1, 1),
+                      (threads, 1, 1), 0, stream, params)
         start = torch.cuda.Event(enable_timing=True)
         end = torch.cuda.Event(enable_timing=True)
         start.record()
         call()
         end.record()
+        end.synchronize()
         events.append((start, end))
-    torch.cuda.synchronize()
     return [s.elapsed_time(e) * 1e3 for s, e in events[10:]]
 
 

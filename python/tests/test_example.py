@@ -58,3 +58,10 @@ def test_gpu_script_reads_the_runners_flush_kernel():
     assert name == "nvfp4_run_l2_read"
     assert f".visible .entry {name}(" in ptx
     assert ptx.rstrip().endswith("}")
+
+
+def test_gpu_script_reads_the_runners_flush_geometry():
+    """The flush buffer's least size and the read-back launch come from the
+    runner's header too (128 MiB, 8 CTAs of 512 threads an SM)."""
+    import check_and_time
+    assert check_and_time.read_flush_geometry() == (128 << 20, 8, 512)
