@@ -237,46 +237,36 @@ Value GemvKernelBuilder::loadInterleavedScaleLine(Value kByte) {
 SmallVector<SmallVector<Value>>
 GemvKernelBuilder::decodeInterleavedScales(Value bytes, Value kByte) {
   namespace lay = ::nvfp4::layout;
+  Value col = unitColumn(kByte);
   Type f8 = cast<VectorType>(bytes.getType()).getElementType();
   Value words = vector::BitCastOp::create(
       b, loc, VectorType::get({4}, b.getI32Type()),
       arith::BitcastOp::create(
           b, loc, VectorType::get({lay::kLineBytes}, b.getI8Type()), bytes));
-  // Row r's 4 columns are word r, column c in byte c % 4.
-  auto columnShift = [&](Value col) {
-    return arith::IndexCastOp::create(b, loc, b.getI32Type(),
-                                      IV(b, loc, col) % lay::kAtomCols * 8);
-  };
-  // One shift a scale column: an MXFP4 column spans both units of a
-  // 16-byte load.
-  int64_t units = pairedScales() ? 1 : cfg.bytesPerLoad / 8;
-  int64_t unitsPerColumn = std::max<int64_t>(getBlockSize(format()) / 16, 1);
-  SmallVector<Value> shifts;
-  for (int64_t unit = 0; unit < units; unit += unitsPerColumn)
-    shifts.push_back(columnShift(unitColumn(IV(b, loc, kByte) + 8 * unit)));
+  // Row r's columns are word r, column c in byte c % 4.
+  Value shift = arith::IndexCastOp::create(
+      b, loc, b.getI32Type(), IV(b, loc, col) % lay::kAtomCols * 8);
+  // Unpaired, a load covers one column (NVFP4 8-byte loads; MXFP4, whose
+  // 32-value column spans both 8-byte units of a 16-byte load).
+  int64_t units = cfg.bytesPerLoad / 8;
+  assert((pairedScales() || units * 16 <= getBlockSize(format())) &&
+         "an unpaired load covers one scale column");
   SmallVector<SmallVector<Value>> scales;
   for (int64_t r = 0; r < cfg.rowsPerThread; ++r) {
     Value word = vector::ExtractOp::create(b, loc, words, r);
+    Value shifted = arith::ShRUIOp::create(b, loc, word, shift);
     if (pairedScales()) {
       // The load's first column is even: byte 0 or 2 of the word.
-      Value pair = arith::TruncIOp::create(
-          b, loc, b.getI16Type(),
-          arith::ShRUIOp::create(b, loc, word, shifts.front()));
+      Value pair = arith::TruncIOp::create(b, loc, b.getI16Type(), shifted);
       Value pairBytes = LLVM::BitcastOp::create(
           b, loc, VectorType::get({2}, b.getI8Type()), pair);
       scales.push_back(decodeScalePair(pairBytes, f8));
       continue;
     }
-    SmallVector<Value> rowScales;
-    for (Value shift : shifts) {
-      Value scale = buildDecodeScale(
-          b, loc,
-          arith::TruncIOp::create(b, loc, b.getI8Type(),
-                                  arith::ShRUIOp::create(b, loc, word, shift)),
-          format());
-      rowScales.append(std::min(unitsPerColumn, units), scale);
-    }
-    scales.push_back(rowScales);
+    Value scale = buildDecodeScale(
+        b, loc, arith::TruncIOp::create(b, loc, b.getI8Type(), shifted),
+        format());
+    scales.push_back(SmallVector<Value>(units, scale));
   }
   return scales;
 }
