@@ -11,21 +11,15 @@ more than 2% faster or slower, the same ratio by the kernel's ceiling
 and lost most. Kernels are matched by name (a variant may hold several
 formats and layouts of one shape). --from-bytes B also reports a mix:
 NEW where a (L x M x K/2 bytes) holds at least B bytes, BASE elsewhere (a
-size rule tried on the run that measured both). --changed SUITEDIR keeps only the kernels whose
-PTX differs between SUITEDIR/BASE and SUITEDIR/NEW. Without the run's
-ceiling_clean.txt it prints the time ratios alone.
+size rule tried on the run that measured both). --changed SUITEDIR keeps
+only the kernels whose PTX differs between SUITEDIR/BASE and SUITEDIR/NEW.
+Without the run's ceiling_clean.txt it prints the time ratios alone.
 """
 import argparse
 import math
 import os
 
-from report import ceiling_at, load_ceiling, load_jsonl
-
-GROUPS = [(0, 4.6), (4.6, 10), (10, math.inf)]
-
-
-def geomean(xs):
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else 0.0
+from report import GROUPS, ceiling_at, geomean, load_ceiling, load_jsonl
 
 
 def timings(out, variant, ceiling):

@@ -6,13 +6,23 @@
 For each variant and flush mode: every shape's median time, % of the
 read-once ceiling measured for its byte count in the same run, % of copy
 bandwidth, and the verification status; then the geometric mean and the
-lowest % of ceiling.
+lowest % of ceiling, and the geometric mean by the ceiling's size
+(GROUPS, which compare.py shares).
 """
 import glob
 import json
 import math
 import os
 import sys
+
+
+# Ceiling bands, µs: the tiny kernels (launch and one memory round trip),
+# the mid-sized, the large.
+GROUPS = [(0, 4.6), (4.6, 10), (10, math.inf)]
+
+
+def geomean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else 0.0
 
 
 def load_jsonl(path):
@@ -71,7 +81,7 @@ def main():
         print("| shape | M x K x L | µs | read-once µs | % ceiling | % copy "
               "| verified |")
         print("|---|---|---|---|---|---|---|")
-        ratios = []
+        ratios, by_ceiling = [], []
         for r in load_jsonl(bench):
             if "bench" not in r:
                 print(f"| {r.get('manifest')} | | | | | | {r.get('status')} "
@@ -87,15 +97,24 @@ def main():
             ceil = ceiling_at(ceiling, b["unique_bytes"])
             pct = 100 * ceil / b["median_us"] if ceil else float("nan")
             ratios.append(pct)
+            by_ceiling.append((ceil, pct))
             ok = verify.get(r["manifest"], "?") + "/" + r["status"]
             print(f"| {name} | {key[0]} x {r['k']} x {r['l']} "
                   f"| {b['median_us']:.2f} | {ceil or 0:.2f} | {pct:.1f} "
                   f"| {b['pct_of_copy']:.1f} | {ok} |")
         if ratios:
-            geo = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
             print(f"\n{variant}, flush {flush}: {len(ratios)} shapes, geometric "
-                  f"mean {geo:.1f}% of the read-once ceiling, lowest "
-                  f"{min(ratios):.1f}%")
+                  f"mean {geomean(ratios):.1f}% of the read-once ceiling, "
+                  f"lowest {min(ratios):.1f}%")
+            bands = []
+            for lo, hi in GROUPS:
+                group = [p for c, p in by_ceiling if c and lo <= c < hi]
+                if group:
+                    band = f"{lo}-{hi} µs" if hi < math.inf else \
+                        f"from {lo} µs"
+                    bands.append(f"{band} {len(group)} shapes "
+                                 f"{geomean(group):.1f}%")
+            print(f"{variant}, flush {flush}, by ceiling: " + ", ".join(bands))
 
 
 if __name__ == "__main__":
