@@ -59,7 +59,10 @@ int main(int argc, char **argv) {
   constexpr int kReps = 100, kWarmups = 10;
   ColdTimer timer(true); // its memset flush's buffer and read-back kernel
   int sms = timer.smCount();
-  size_t flushBytes = size_t(128) << 20;
+  int l2 = 0;
+  CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
+  // The kernel flush writes and reads a buffer of nvfp4-run's size.
+  size_t flushBytes = nvfp4::run::flushBufferBytes(l2);
   unsigned *flush;
   CHECK(cudaMalloc(&flush, flushBytes));
   void *buffers[5];
