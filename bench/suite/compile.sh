@@ -4,8 +4,9 @@
 #
 #   bench/suite/compile.sh OUTDIR [WHICH [VARIANT...]]
 #
-# WHICH is a shapes.py selection (default all); a VARIANT is
-# FORMAT:LAYOUT (default nvfp4:linear). Extra pipeline options (e.g. to try a
+# WHICH is a shapes.py selection (default all) or a file of "name M K L"
+# lines in shapes.py's format (e.g. bench/suite/sets/mid-band.txt); a
+# VARIANT is FORMAT:LAYOUT (default nvfp4:linear). Extra pipeline options (e.g. to try a
 # configuration on every shape) come from NVFP4_SUITE_OPTIONS.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -17,7 +18,11 @@ shift $(( $# >= 2 ? 2 : 1 ))
 variants=("$@")
 [[ ${#variants[@]} -gt 0 ]] || variants=(nvfp4:linear)
 mkdir -p "$out"
-python3 "$root/bench/suite/shapes.py" "$which" > "$out/shapes.txt"
+if [[ -f $which ]]; then
+  cp "$which" "$out/shapes.txt"
+else
+  python3 "$root/bench/suite/shapes.py" "$which" > "$out/shapes.txt"
+fi
 for variant in "${variants[@]}"; do
   format=${variant%%:*} layout=${variant#*:}
   dir=$out/${format}_${layout}
