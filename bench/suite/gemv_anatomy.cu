@@ -18,7 +18,13 @@
 //            copy of the lookup table, docs/benchmarks.md item 15).
 //   wide     (K = 2048 only) as +scales, but each row's scales of both
 //            steps in one 4-byte load (lane l holds chunks 2l and 2l+1:
-//            the same bytes in half the load instructions), printed last.
+//            the same bytes in half the load instructions); a is still
+//            read a step at a time (lane l: chunks l and 32 + l), so the
+//            scales are not those of its chunks.
+//   wide a   (K = 2048 only) as wide, with a read the way those scales
+//            belong to it: lane l's two 16-byte loads are chunks 2l and
+//            2l + 1, 32 contiguous bytes (each load of a warp touches 32
+//            sectors, half of each). wide and wide a are printed last.
 // None of them computes the GEMV: the gap between "+store" and the
 // generated kernel is the decode, the gap between "a" and read_once the
 // geometry, and the slope in W what each instruction a byte costs once the data
@@ -30,7 +36,7 @@
 constexpr int kRowsPerThread = 4, kLanes = 32, kThreads = 128;
 constexpr int kRowsPerCta = kThreads / kLanes * kRowsPerThread;
 
-enum Mode { A, Scales, WideScales, Store };
+enum Mode { A, Scales, WideScales, WideA, Store };
 
 template <int Steps, Mode M, int Work = 0>
 __global__ void __launch_bounds__(kThreads)
@@ -48,15 +54,15 @@ __global__ void __launch_bounds__(kThreads)
   for (int r = 0; r < kRowsPerThread; ++r)
 #pragma unroll
     for (int t = 0; t < Steps; ++t)
-      v[r][t] =
-          streamLoad(a + size_t(firstRow + r) * rowChunks + t * kLanes + lane);
-  if constexpr (M == WideScales) {
+      v[r][t] = streamLoad(a + size_t(firstRow + r) * rowChunks +
+                           (M == WideA ? 2 * lane + t : t * kLanes + lane));
+  if constexpr (M == WideScales || M == WideA) {
     static_assert(Steps == 2, "a row's scales are 32 lanes x 4 bytes");
     auto *sfaWords = reinterpret_cast<const unsigned *>(sfa);
     unsigned sb = reinterpret_cast<const unsigned *>(sfb)[lane];
 #pragma unroll
     for (int t = 0; t < Steps; ++t) {
-      bv[t] = b[t * kLanes + lane];
+      bv[t] = b[M == WideA ? 2 * lane + t : t * kLanes + lane];
       bs[t] = (unsigned short)(sb >> (16 * t));
     }
 #pragma unroll
@@ -122,8 +128,10 @@ template <int Steps> std::vector<Kernel> kernelsFor() {
       anatomy<Steps, A>,        anatomy<Steps, Scales>,
       anatomy<Steps, Store>,    anatomy<Steps, Store, 2>,
       anatomy<Steps, Store, 4>, anatomy<Steps, Store, 8>};
-  if constexpr (Steps == 2)
+  if constexpr (Steps == 2) {
     kernels.push_back(anatomy<Steps, WideScales>);
+    kernels.push_back(anatomy<Steps, WideA>);
+  }
   return kernels;
 }
 
@@ -139,7 +147,7 @@ int main(int argc, char **argv) {
   printf("# gemv_anatomy: %d SMs, flush %s, median of %d, microseconds%s\n",
          timer.smCount(), clean ? "clean" : "dirty", reps,
          args.oneAllocation ? ", one allocation" : "");
-  printf("# M K bytes a +scales +store +work2 +work4 +work8 [wide]\n");
+  printf("# M K bytes a +scales +store +work2 +work4 +work8 [wide wide-a]\n");
   for (const auto &shape : args.shapes) {
     long m = shape.first, k = shape.second;
     GemvBuffers buf(m, k, args.oneAllocation);
