@@ -37,8 +37,9 @@ struct GemvGeometry {
 /// What the model aims for, measured on the H200 (docs/benchmarks.md).
 struct Targets {
   /// Threads an SM should have: K is split across the lane groups of a CTA
-  /// (a reduction in shared memory) until the launch reaches this many,
-  /// as long as every slice keeps minStepsForCtaSplit steps (docs/design.md).
+  /// (a reduction in shared memory) until the launch reaches this many;
+  /// splits beyond ctaSplitThreadsPerSM only while every slice keeps
+  /// minStepsForExtraSplit steps (docs/design.md).
   int64_t threadsPerSM = 1024;
   /// Threads an SM must have before K is also split across CTAs: the
   /// configuration sweep (bench/suite/sweep.sh, docs/benchmarks.md) found
