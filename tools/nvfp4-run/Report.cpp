@@ -114,12 +114,24 @@ DestByte nvfp4::run::locateDestByte(const ConversionProblem &c, int64_t index) {
 
 namespace {
 
-std::string formatConversionVerify(const Manifest &manifest,
-                                   const VerifyResult &result) {
+/// The verdict of a byte-for-byte comparison; `where` names the first
+/// mismatch ("first mismatch at ...; "), empty when none was located.
+std::string formatBytesVerdict(const Manifest &manifest,
+                               const VerifyResult &result,
+                               const std::string &where) {
   if (result.pass)
     return "PASS " + describe(manifest) + ": " +
            std::to_string(result.compared) + " bytes exact " +
            runTag(manifest, result);
+  return "FAIL " + describe(manifest) +
+         (result.afterTiming ? " (after timing): " : ": ") + where +
+         std::to_string(result.mismatches) + " of " +
+         std::to_string(result.compared) + " bytes differ " +
+         runTag(manifest, result);
+}
+
+std::string formatConversionVerify(const Manifest &manifest,
+                                   const VerifyResult &result) {
   std::string what;
   if (result.firstMismatch >= 0) {
     DestByte at = locateDestByte(manifest.conversion, result.firstMismatch);
@@ -131,11 +143,7 @@ std::string formatConversionVerify(const Manifest &manifest,
            ": got " + hexByte(result.got) + ", expected " +
            hexByte(result.expected) + "; ";
   }
-  return "FAIL " + describe(manifest) +
-         (result.afterTiming ? " (after timing): " : ": ") + what +
-         std::to_string(result.mismatches) + " of " +
-         std::to_string(result.compared) + " bytes differ " +
-         runTag(manifest, result);
+  return formatBytesVerdict(manifest, result, what);
 }
 
 /// "(l=0, row 3, k=68)": the batch, row and first element of a data byte.
@@ -161,10 +169,6 @@ std::string exact(double value) { return format("%.9g", value); }
 std::string formatQuantizeVerify(const Manifest &manifest,
                                  const VerifyResult &result) {
   const QuantizeProblem &q = manifest.quantization;
-  if (result.pass)
-    return "PASS " + describe(manifest) + ": " +
-           std::to_string(result.compared) + " bytes exact " +
-           runTag(manifest, result);
   std::string what;
   if (result.firstMismatch >= 0) {
     bool data = result.buffer == Param::Data;
@@ -175,11 +179,7 @@ std::string formatQuantizeVerify(const Manifest &manifest,
            ": got " + hexByte(result.got) + ", expected " +
            hexByte(result.expected) + "; ";
   }
-  return "FAIL " + describe(manifest) +
-         (result.afterTiming ? " (after timing): " : ": ") + what +
-         std::to_string(result.mismatches) + " of " +
-         std::to_string(result.compared) + " bytes differ " +
-         runTag(manifest, result);
+  return formatBytesVerdict(manifest, result, what);
 }
 
 std::string formatGlobalScaleVerify(const Manifest &manifest,
