@@ -6,8 +6,9 @@
 #
 # WHICH is a shapes.py selection (default all) or a file of "name M K L"
 # lines in shapes.py's format (e.g. bench/suite/sets/mid-band.txt); a
-# VARIANT is FORMAT:LAYOUT (default nvfp4:linear). Extra pipeline options (e.g. to try a
-# configuration on every shape) come from NVFP4_SUITE_OPTIONS.
+# VARIANT is FORMAT:LAYOUT (default nvfp4:linear). Extra pipeline options
+# (e.g. to try a configuration on every shape) come from
+# NVFP4_SUITE_OPTIONS.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 opt=${NVFP4_OPT:-$root/build/bin/nvfp4-opt}
