@@ -25,6 +25,7 @@
 #include "ReferenceChecks.h"
 
 #include "nvfp4/Support/Formats.h"
+#include "nvfp4/Support/ParallelFor.h"
 
 #include <algorithm>
 #include <cmath>
@@ -370,18 +371,20 @@ ref::expectAnyOrderGemv(const GemvProblem &p, const uint8_t *a,
                         const uint8_t *sfa, const uint8_t *b,
                         const uint8_t *sfb, const std::vector<double> &ref) {
   detail::checkGemvShape(p);
-  std::vector<GemvExpectation> out;
-  out.reserve(p.l * p.n * p.m);
-  for (int64_t l = 0; l < p.l; ++l)
-    for (int64_t n = 0; n < p.n; ++n)
-      for (int64_t m = 0; m < p.m; ++m) {
-        Element x(p, a, sfa, b, sfb, l, n, m);
-        RowTerms row = p.sums == GemvSums::Products      ? productTerms(x)
-                       : p.vector == VectorElement::E2M1 ? packedTerms(x)
-                                                         : wideTerms(x);
-        out.push_back(
-            expectRow(row, p.alpha, p.output, ref[(l * p.n + n) * p.m + m]));
-      }
+  // out[(l * N + n) * M + m]: each element on its own, as in gemvExact.
+  std::vector<GemvExpectation> out(p.l * p.n * p.m);
+  parallelFor(int64_t(out.size()), detail::kReferenceGrainValues / p.k + 1,
+              [&](int64_t begin, int64_t end) {
+                for (int64_t i = begin; i < end; ++i) {
+                  int64_t m = i % p.m, n = i / p.m % p.n, l = i / p.m / p.n;
+                  Element x(p, a, sfa, b, sfb, l, n, m);
+                  RowTerms row = p.sums == GemvSums::Products ? productTerms(x)
+                                 : p.vector == VectorElement::E2M1
+                                     ? packedTerms(x)
+                                     : wideTerms(x);
+                  out[i] = expectRow(row, p.alpha, p.output, ref[i]);
+                }
+              });
   return out;
 }
 

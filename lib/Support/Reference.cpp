@@ -11,6 +11,7 @@
 #include "ReferenceChecks.h"
 
 #include "nvfp4/Support/Formats.h"
+#include "nvfp4/Support/ParallelFor.h"
 #include "nvfp4/Support/ScaleLayout.h"
 
 #include <cmath>
@@ -149,35 +150,38 @@ std::vector<double> ref::gemvExact(const GemvProblem &p, const uint8_t *a,
   }
 
   std::vector<double> c(p.l * p.n * p.m);
-  for (int64_t l = 0; l < p.l; ++l) {
-    for (int64_t n = 0; n < p.n; ++n) {
-      const uint8_t *bBatchData = b + l * bBatch;
-      const uint8_t *bRow = bBatchData + n * rowBytes;
-      for (int64_t m = 0; m < p.m; ++m) {
-        const uint8_t *aRow = a + (l * p.m + m) * rowBytes;
-        double acc = 0.0;
-        for (int64_t kb = 0; kb < cols; ++kb) {
-          double sa = decodeScale(
-              p.format, sfa[l * sfaBatch + scaleOffset(p.layout, m, kb, cols)]);
-          if (!packed) {
-            // Value by value, as the CPU lowering adds: each term is exact.
-            for (int64_t i = kb * bs; i < (kb + 1) * bs; ++i)
-              acc += sa * formats::decodeE2M1(e2m1Code(aRow, i)) *
-                     vectorValue(p, bBatchData, n, i);
-            continue;
-          }
-          double sb = decodeScale(
-              p.format, sfb[l * sfbBatch + scaleOffset(p.layout, n, kb, cols)]);
-          // Products and block sums of e2m1 values are exact in double.
-          double dot = 0.0;
-          for (int64_t j = kb * bs / 2; j < (kb + 1) * bs / 2; ++j)
-            dot += lo[aRow[j]] * lo[bRow[j]] + hi[aRow[j]] * hi[bRow[j]];
-          acc += (sa * sb) * dot;
-        }
-        c[(l * p.n + n) * p.m + m] = static_cast<double>(p.alpha) * acc;
+  // c[(l * N + n) * M + m]: each element on its own, so any thread may take it.
+  auto element = [&](int64_t index) {
+    int64_t m = index % p.m, n = index / p.m % p.n, l = index / p.m / p.n;
+    const uint8_t *bBatchData = b + l * bBatch;
+    const uint8_t *bRow = bBatchData + n * rowBytes;
+    const uint8_t *aRow = a + (l * p.m + m) * rowBytes;
+    double acc = 0.0;
+    for (int64_t kb = 0; kb < cols; ++kb) {
+      double sa = decodeScale(
+          p.format, sfa[l * sfaBatch + scaleOffset(p.layout, m, kb, cols)]);
+      if (!packed) {
+        // Value by value, as the CPU lowering adds: each term is exact.
+        for (int64_t i = kb * bs; i < (kb + 1) * bs; ++i)
+          acc += sa * formats::decodeE2M1(e2m1Code(aRow, i)) *
+                 vectorValue(p, bBatchData, n, i);
+        continue;
       }
+      double sb = decodeScale(
+          p.format, sfb[l * sfbBatch + scaleOffset(p.layout, n, kb, cols)]);
+      // Products and block sums of e2m1 values are exact in double.
+      double dot = 0.0;
+      for (int64_t j = kb * bs / 2; j < (kb + 1) * bs / 2; ++j)
+        dot += lo[aRow[j]] * lo[bRow[j]] + hi[aRow[j]] * hi[bRow[j]];
+      acc += (sa * sb) * dot;
     }
-  }
+    return static_cast<double>(p.alpha) * acc;
+  };
+  parallelFor(int64_t(c.size()), detail::kReferenceGrainValues / p.k + 1,
+              [&](int64_t begin, int64_t end) {
+                for (int64_t i = begin; i < end; ++i)
+                  c[i] = element(i);
+              });
   return c;
 }
 

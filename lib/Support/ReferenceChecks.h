@@ -17,6 +17,11 @@ void checkShape(ScaleFormat format, int64_t rows, int64_t k, int64_t l);
 /// checkShape of a gemv, and its vector count.
 void checkGemvShape(const GemvProblem &p);
 
+/// Values of a (K a gemv element) each thread's share of a gemv's elements
+/// should hold at least (parallelFor's grain): far more than a thread costs
+/// to start.
+inline constexpr int64_t kReferenceGrainValues = int64_t(1) << 18;
+
 } // namespace nvfp4::ref::detail
 
 #endif // NVFP4_LIB_SUPPORT_REFERENCECHECKS_H
