@@ -376,7 +376,7 @@ ref::expectAnyOrderGemv(const GemvProblem &p, const uint8_t *a,
   parallelFor(int64_t(out.size()), detail::kReferenceGrainValues / p.k + 1,
               [&](int64_t begin, int64_t end) {
                 for (int64_t i = begin; i < end; ++i) {
-                  int64_t m = i % p.m, n = i / p.m % p.n, l = i / p.m / p.n;
+                  auto [l, n, m] = detail::gemvElementIndex(p, i);
                   Element x(p, a, sfa, b, sfb, l, n, m);
                   RowTerms row = p.sums == GemvSums::Products ? productTerms(x)
                                  : p.vector == VectorElement::E2M1

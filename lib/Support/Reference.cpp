@@ -152,7 +152,7 @@ std::vector<double> ref::gemvExact(const GemvProblem &p, const uint8_t *a,
   std::vector<double> c(p.l * p.n * p.m);
   // c[(l * N + n) * M + m]: each element on its own, so any thread may take it.
   auto element = [&](int64_t index) {
-    int64_t m = index % p.m, n = index / p.m % p.n, l = index / p.m / p.n;
+    auto [l, n, m] = detail::gemvElementIndex(p, index);
     const uint8_t *bBatchData = b + l * bBatch;
     const uint8_t *bRow = bBatchData + n * rowBytes;
     const uint8_t *aRow = a + (l * p.m + m) * rowBytes;

@@ -17,6 +17,14 @@ void checkShape(ScaleFormat format, int64_t rows, int64_t k, int64_t l);
 /// checkShape of a gemv, and its vector count.
 void checkGemvShape(const GemvProblem &p);
 
+/// Batch, vector and row of element `i` of a gemv's c ([L][N][M]).
+struct GemvElementIndex {
+  int64_t l, n, m;
+};
+inline GemvElementIndex gemvElementIndex(const GemvProblem &p, int64_t i) {
+  return {i / p.m / p.n, i / p.m % p.n, i % p.m};
+}
+
 /// Values of a (K a gemv element) each thread's share of a gemv's elements
 /// should hold at least (parallelFor's grain): far more than a thread costs
 /// to start.
