@@ -15,6 +15,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -150,9 +152,12 @@ inline std::string replaced(std::string text, const std::string &from,
   return pos == std::string::npos ? text : text.replace(pos, from.size(), to);
 }
 
-/// A scratch directory for loadManifest tests.
+/// A scratch directory for loadManifest tests, one a process: lit runs the
+/// unit tests in shards at once, and two shards writing the same files
+/// read each other's half-written PTX.
 inline std::string scratchDir() {
-  std::string dir = testing::TempDir() + "nvfp4-run-test";
+  std::string dir =
+      testing::TempDir() + "nvfp4-run-test-" + std::to_string(getpid());
   std::string command = "mkdir -p '" + dir + "'";
   EXPECT_EQ(std::system(command.c_str()), 0);
   return dir;
