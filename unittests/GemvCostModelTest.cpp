@@ -230,6 +230,30 @@ TEST(GemvCostModel, ShortRowsWithEnoughThreadsAreNotSplit) {
   EXPECT_EQ(g.splitK * g.ctaSplitK, 1);
 }
 
+TEST(GemvCostModel, ExtraSplitIntoOneRoundSlices) {
+  // 4096 x 7168: 7 steps a lane, 1024 row groups (248 threads an SM): the
+  // 2 slices the launch needs take a thread 4 rounds of loads; 4 slices
+  // of 2 steps (4 rows x 2 loads a thread) take one.
+  GemvGeometry g = chooseGemvGeometry({4096, 7168, 1, 16}, h200(), {});
+  EXPECT_EQ(g.rowsPerThread, 4);
+  EXPECT_EQ(g.splitK, 4);
+  EXPECT_EQ(g.ctaSplitK, 1);
+  // 4608 x 3584: 4 steps, 1152 row groups, nothing needed: 4 slices.
+  EXPECT_EQ(chooseGemvGeometry({4608, 3584, 1, 16}, h200(), {}).splitK, 4);
+  // 8192 x 3584: the same rows on 496 threads an SM: not split.
+  EXPECT_EQ(chooseGemvGeometry({8192, 3584, 1, 16}, h200(), {}).splitK, 1);
+  // 4096 x 4096: the 2 slices needed are 2 steps long already.
+  EXPECT_EQ(chooseGemvGeometry({4096, 4096, 1, 16}, h200(), {}).splitK, 2);
+  // 5120 x 2880: 3 steps, fewer than minStepsForExtraSplit.
+  EXPECT_EQ(chooseGemvGeometry({5120, 2880, 1, 16}, h200(), {}).splitK, 1);
+  Targets never;
+  never.oneRoundThreadsPerSM = 0;
+  EXPECT_EQ(chooseGemvGeometry({4096, 7168, 1, 16}, h200(), {}, never).splitK,
+            2);
+  EXPECT_EQ(chooseGemvGeometry({4608, 3584, 1, 16}, h200(), {}, never).splitK,
+            1);
+}
+
 TEST(GemvCostModel, SmallLaunchesTakeFewerRowsAThread) {
   // 16 x 7776 x 1 at four rows a thread: 4 CTAs of 128 threads for 132 SMs,
   // each thread decoding 8 loads in turn; one row a thread gives 16 CTAs.

@@ -114,6 +114,17 @@ GemvGeometry nvfp4::cost::chooseGemvGeometry(const GemvShape &shape,
   int64_t maxSlices = std::max<int64_t>(steps / targets.minStepsPerSlice, 1);
   int64_t maxInCta = std::max<int64_t>(
       std::min<int64_t>(16, targets.ctaThreads / g.lanesPerRow), 1);
+  // On a launch of few warps whose slices would take a thread several
+  // rounds of loads, slices it reads in one round count as long: the split
+  // shortens each thread's chain of round trips and adds warps.
+  bool fewWarpsLongSlices =
+      rowThreads < chip.smCount * targets.oneRoundThreadsPerSM &&
+      ceilDiv(steps, needSlices) >= targets.minStepsForExtraSplit &&
+      g.rowsPerThread >= targets.minOnePassRows;
+  auto oneRound = [&](int64_t total) {
+    return fewWarpsLongSlices &&
+           g.rowsPerThread * ceilDiv(steps, total) <= targets.maxOnePassLoads;
+  };
   if (!g.splitK || !g.ctaSplitK) {
     // Order of preference: reach needSlices (else the most slices there
     // can be); the fewest CTAs per row range; then, within the CTA, the
@@ -122,7 +133,8 @@ GemvGeometry nvfp4::cost::chooseGemvGeometry(const GemvShape &shape,
     auto key = [&](int64_t total, int64_t c) {
       if (total < needSlices)
         return std::make_tuple(1, -total, c, 0, int64_t(0));
-      bool longSlices = steps >= targets.minStepsForExtraSplit * total;
+      bool longSlices =
+          steps >= targets.minStepsForExtraSplit * total || oneRound(total);
       if (longSlices && total >= wantSlices)
         return std::make_tuple(0, c, int64_t(0), 0, total);
       if (longSlices)

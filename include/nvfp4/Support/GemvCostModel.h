@@ -74,6 +74,15 @@ struct Targets {
   /// the loads with (sweep: 5120 x 2880, 3 steps a lane, 70% unsplit and
   /// 51% split).
   int64_t minStepsForExtraSplit = 4;
+  /// Threads an SM below which slices a thread reads in one round of
+  /// loads (4 rows x 2 steps, maxOnePassLoads) also count as long, where
+  /// the slices the launch needs would keep minStepsForExtraSplit steps:
+  /// 4096 x 7168 x 1 split 4 ways instead of 2. Measured
+  /// (docs/benchmarks.md, item 29): 0.92 of the time on the 24 suite
+  /// kernels this changes, 0.95 on 28 kernels of random shapes it reaches;
+  /// a broader form (more warps, 3-step rows) was slower on launches of
+  /// about 500 threads an SM and more.
+  int64_t oneRoundThreadsPerSM = 448;
   /// 16-byte loads a thread should have in flight (rows x loads-in-flight).
   /// 8 (two steps of four rows) won on some shapes of the sweep but cost up
   /// to 14 points on the largest ones in the full suite (registers).
