@@ -238,7 +238,7 @@ TEST(GemvCostModel, ExtraSplitIntoOneRoundSlices) {
   EXPECT_EQ(g.rowsPerThread, 4);
   EXPECT_EQ(g.splitK, 4);
   EXPECT_EQ(g.ctaSplitK, 1);
-  // 4608 x 3584: 4 steps, 1152 row groups, nothing needed: 4 slices.
+  // 4608 x 3584: 4 steps, 1152 row groups, no split needed: 4 slices.
   EXPECT_EQ(chooseGemvGeometry({4608, 3584, 1, 16}, h200(), {}).splitK, 4);
   // 8192 x 3584: the same rows on 496 threads an SM: not split.
   EXPECT_EQ(chooseGemvGeometry({8192, 3584, 1, 16}, h200(), {}).splitK, 1);
