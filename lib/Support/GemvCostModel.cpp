@@ -30,6 +30,12 @@ int64_t pow2Ceil(int64_t x) {
 int64_t widestLanes(int64_t chunks) {
   return std::min<int64_t>(32, pow2Floor(chunks));
 }
+/// Whether a thread of `rows` rows has every load of `steps` steps of them
+/// in flight at once: the one-pass bounds.
+bool readsInOneRound(int64_t rows, int64_t steps, const Targets &targets) {
+  return rows >= targets.minOnePassRows &&
+         rows * steps <= targets.maxOnePassLoads;
+}
 } // namespace
 
 int64_t nvfp4::cost::chooseLanesPerRow(int64_t chunks, const Targets &targets) {
@@ -119,11 +125,10 @@ GemvGeometry nvfp4::cost::chooseGemvGeometry(const GemvShape &shape,
   // shortens each thread's chain of round trips and adds warps.
   bool fewWarpsLongSlices =
       rowThreads < chip.smCount * targets.oneRoundThreadsPerSM &&
-      ceilDiv(steps, needSlices) >= targets.minStepsForExtraSplit &&
-      g.rowsPerThread >= targets.minOnePassRows;
+      ceilDiv(steps, needSlices) >= targets.minStepsForExtraSplit;
   auto oneRound = [&](int64_t total) {
     return fewWarpsLongSlices &&
-           g.rowsPerThread * ceilDiv(steps, total) <= targets.maxOnePassLoads;
+           readsInOneRound(g.rowsPerThread, ceilDiv(steps, total), targets);
   };
   if (!g.splitK || !g.ctaSplitK) {
     // Order of preference: reach needSlices (else the most slices there
@@ -183,8 +188,7 @@ int64_t nvfp4::cost::onePassSteps(const KSlicing &slicing, int64_t lanesPerRow,
   int64_t steps = ceilDiv(slicing.sliceChunks, lanesPerRow);
   return slicing.endsInPartialStep(lanesPerRow) &&
                  steps >= targets.minOnePassSteps &&
-                 rowsPerThread >= targets.minOnePassRows &&
-                 rowsPerThread * steps <= targets.maxOnePassLoads
+                 readsInOneRound(rowsPerThread, steps, targets)
              ? steps
              : 0;
 }
