@@ -254,6 +254,27 @@ TEST(GemvCostModel, ExtraSplitIntoOneRoundSlices) {
             1);
 }
 
+TEST(GemvCostModel, RegisterBudgetKeepsTheGridResident) {
+  // 4608 x 3584 x 1: 1152 CTAs of 128 threads, 9 an SM: 65536 / 1152
+  // registers a thread, down to a multiple of 8.
+  EXPECT_EQ(chooseRegisterBudget(1152, 128, h200()), 56);
+  EXPECT_EQ(chooseRegisterBudget(132 * 5, 128, h200()), 96);
+  // Small launches: at most 128.
+  EXPECT_EQ(chooseRegisterBudget(36, 128, h200()), 128);
+  EXPECT_EQ(chooseRegisterBudget(1, 1024, h200()), 64);
+  // 10 CTAs an SM leave 51 registers, under the 56 a budget needs.
+  EXPECT_EQ(chooseRegisterBudget(132 * 9, 128, h200()), 56);
+  EXPECT_EQ(chooseRegisterBudget(132 * 9 + 1, 128, h200()), 0);
+  // More than one wave of threads: none.
+  EXPECT_EQ(chooseRegisterBudget(132 * 17, 128, h200()), 0);
+  // The bounds are the targets'.
+  Targets wide;
+  wide.maxRegisterBudget = 255;
+  wide.minRegisterBudget = 24;
+  EXPECT_EQ(chooseRegisterBudget(36, 128, h200(), wide), 255);
+  EXPECT_EQ(chooseRegisterBudget(132 * 10, 128, h200(), wide), 48);
+}
+
 TEST(GemvCostModel, SmallLaunchesTakeFewerRowsAThread) {
   // 16 x 7776 x 1 at four rows a thread: 4 CTAs of 128 threads for 132 SMs,
   // each thread decoding 8 loads in turn; one row a thread gives 16 CTAs.

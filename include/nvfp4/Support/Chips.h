@@ -23,6 +23,9 @@ inline constexpr int64_t kMaxCtaThreads = 1024;
 /// CTAs a thread-block cluster holds on every chip of the table without
 /// the non-portable opt-in (sm_90 and later).
 inline constexpr int64_t kMaxPortableClusterCtas = 8;
+/// Registers a thread is allotted in multiples of, on every chip the
+/// compiler targets (a warp's registers come in units of 256).
+inline constexpr int64_t kRegisterAllocationUnit = 8;
 /// Bytes of an mbarrier object in shared memory (PTX: an aligned .b64).
 inline constexpr int64_t kMbarrierBytes = 8;
 

@@ -119,6 +119,14 @@ struct Targets {
   int64_t minLanesPerRow = 16;
   int64_t idleLaneSlotsDenominator = 8;
   int64_t fewerLanesThreadsPerSM = 1024;
+  /// Registers a thread ptxas is told it may take (.maxnreg): the most
+  /// that keep every CTA of the grid resident at once, at most
+  /// maxRegisterBudget; none where that is below minRegisterBudget. Any
+  /// budget changes ptxas's schedule, even above the registers it would
+  /// take: with one, the loads of a thread are issued together at the
+  /// top (docs/benchmarks.md, items 31 and 32).
+  int64_t minRegisterBudget = 56;
+  int64_t maxRegisterBudget = 128;
 };
 
 /// Lanes a row for a row of `chunks` loads on a large launch: the power of
@@ -170,6 +178,12 @@ int64_t onePassSteps(const KSlicing &slicing, int64_t lanesPerRow,
 /// 128 where it interleaves them: the model counts them unrounded).
 int64_t threadsPerCta(const GemvGeometry &g);
 int64_t gridThreads(const GemvShape &shape, const GemvGeometry &g);
+
+/// The register budget (.maxnreg) of a launch of `ctas` CTAs of
+/// `ctaThreads` threads on `chip`, or 0 for none (ptxas's own choice).
+int64_t chooseRegisterBudget(int64_t ctas, int64_t ctaThreads,
+                             const ChipInfo &chip,
+                             const Targets &targets = Targets());
 
 /// The tensor-core kernel (decode=mma): a quad of lanes covers 64 bytes of
 /// a row (16 bytes a lane), the MMA fragment's K layout.

@@ -160,6 +160,17 @@ static LogicalResult checkTmaConfig(GemvOp op, const KernelConfig &cfg) {
   return success();
 }
 
+/// max-registers: -1 (no budget), 0 (the cost model's) or a budget ptxas
+/// can honour.
+static LogicalResult checkMaxRegisters(GemvOp op,
+                                       const ConvertNVFP4ToGPUOptions &options) {
+  int64_t given = options.maxRegisters;
+  if (given == -1 || given == 0 || (given >= 24 && given <= 255))
+    return success();
+  return op.emitOpError()
+         << "max-registers must be -1, 0 or in [24, 255], got " << given;
+}
+
 /// The grid of `cfg` within CUDA's limits.
 static LogicalResult checkGrid(GemvOp op, const KernelConfig &cfg) {
   int64_t grid = gridX(op, cfg), batches = op.getA().getType().getDimSize(0);
@@ -293,11 +304,9 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
            << "split-k = " << cfg.splitK
            << " slices leave some without work: a row has " << slicing.steps
            << " steps of " << cost::kMmaStepBytes << " bytes";
-  cfg.maxRegisters = options.maxRegisters;
-  if (cfg.maxRegisters != 0 &&
-      (cfg.maxRegisters < 24 || cfg.maxRegisters > 255))
-    return op.emitOpError() << "max-registers must be 0 or in [24, 255], got "
-                            << cfg.maxRegisters;
+  if (failed(checkMaxRegisters(op, options)))
+    return failure();
+  cfg.maxRegisters = std::max<int64_t>(options.maxRegisters, 0);
   cfg.pdl = options.pdl;
   // The kernel issues a step's loads and decodes them in turn: carrying the
   // next step's loads through the loop (96 registers instead of 74) was
@@ -444,11 +453,8 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
            << cfg.rowGroups() << " * " << cfg.lanesPerRow << " * " << cfg.splitK
            << " = " << cfg.threads()
            << " threads; a CTA needs a multiple of 32 in [32, 1024]";
-  cfg.maxRegisters = options.maxRegisters;
-  if (cfg.maxRegisters != 0 &&
-      (cfg.maxRegisters < 24 || cfg.maxRegisters > 255))
-    return op.emitOpError() << "max-registers must be 0 or in [24, 255], got "
-                            << cfg.maxRegisters;
+  if (failed(checkMaxRegisters(op, options)))
+    return failure();
   cfg.asyncCopyStages = options.asyncCopyStages;
   if (cfg.asyncCopyStages != 0 &&
       (cfg.asyncCopyStages < 2 || cfg.asyncCopyStages > 8))
@@ -489,6 +495,11 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
   cfg.interleaveRows = options.interleaveRows && !cfg.tma &&
                        op.getLayout() == ScaleLayout::Blocked128x4 &&
                        cfg.rowsPerThread == 4 && 32 % cfg.rowGroups() == 0;
+  cfg.maxRegisters =
+      options.maxRegisters == 0
+          ? ::nvfp4::cost::chooseRegisterBudget(
+                gridX(op, cfg) * aType.getDimSize(0), cfg.launchThreads(), chip)
+          : std::max<int64_t>(options.maxRegisters, 0);
   FailureOr<int64_t> bits = resolveIndexBits(op, options, cfg);
   if (failed(bits))
     return failure();

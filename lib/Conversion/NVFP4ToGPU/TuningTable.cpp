@@ -31,6 +31,7 @@ constexpr Tunable kTunables[] = {
     {"cta-split-k", &ConvertNVFP4ToGPUOptions::ctaSplitK},
     {"cta-threads", &ConvertNVFP4ToGPUOptions::ctaThreads},
     {"index-bits", &ConvertNVFP4ToGPUOptions::indexBits},
+    {"max-registers", &ConvertNVFP4ToGPUOptions::maxRegisters},
 };
 
 std::string tunableNames() {

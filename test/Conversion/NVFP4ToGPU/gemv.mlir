@@ -76,7 +76,7 @@ func.func @gemv_blocked_mxfp4(%a: memref<1x130x256xi8>,
 // SM90-LABEL: gpu.module @nvfp4_gemv_256x1024x2_nvfp4_linear_f16 [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx88">]
 // SM100-LABEL: gpu.module @nvfp4_gemv_256x1024x2_nvfp4_linear_f16 [#nvvm.target<O = 3, chip = "sm_100a", features = "+ptx88">]
 // CHECK: gpu.func @nvfp4_gemv_256x1024x2_nvfp4_linear_f16(%{{.*}}: memref<2x256x512xi8>, %{{.*}}: memref<2x256x64xf8E4M3FN>, %{{.*}}: memref<2x512xi8>, %{{.*}}: memref<2x64xf8E4M3FN>, %{{.*}}: memref<2x256xf16>, %[[ALPHA:[^:]*]]: f32)
-// CHECK-SAME: kernel attributes {nvvm.reqntid = array<i32: {{[0-9]+}}, 1, 1>
+// CHECK-SAME: kernel attributes {nvvm.maxnreg = 128 : i32, nvvm.reqntid = array<i32: 128, 1, 1>}
 // CHECK-DAG: gpu.thread_id x
 // CHECK-DAG: gpu.block_id x
 // CHECK-DAG: gpu.block_id y
@@ -104,7 +104,7 @@ func.func @gemv_blocked_mxfp4(%a: memref<1x130x256xi8>,
 // SM90-LABEL: gpu.module @nvfp4_gemv_130x512x1_mxfp4_blocked128x4_bf16 [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx88">]
 // SM100-LABEL: gpu.module @nvfp4_gemv_130x512x1_mxfp4_blocked128x4_bf16 [#nvvm.target<O = 3, chip = "sm_100a", features = "+ptx88">]
 // CHECK: gpu.func @nvfp4_gemv_130x512x1_mxfp4_blocked128x4_bf16(%{{.*}}: memref<1x130x256xi8>, %{{.*}}: memref<1x2x4x512xf8E8M0FNU>, %{{.*}}: memref<1x256xi8>, %{{.*}}: memref<1x1x4x512xf8E8M0FNU>, %{{.*}}: memref<1x130xbf16>)
-// CHECK-SAME: kernel attributes {nvvm.reqntid = array<i32: {{[0-9]+}}, 1, 1>}
+// CHECK-SAME: kernel attributes {nvvm.maxnreg = 128 : i32, nvvm.reqntid = array<i32: 128, 1, 1>}
 // Blocked scales are read at their atom coordinates.
 // CHECK: memref.load %{{.*}} : memref<1x2x4x512xf8E8M0FNU>
 // SM90: nvvm.dot.accumulate.4way

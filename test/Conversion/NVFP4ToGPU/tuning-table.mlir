@@ -11,7 +11,7 @@
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/ptx/nvfp4_gemv_64x4096x1_nvfp4_linear_f16.json
 // Every option a table may give is one the pass takes, each value checked
 // as on the command line:
-// RUN: echo '{"version": 1, "chip": "sm_90a", "kernels": {"nvfp4_gemv_64x4096x1_nvfp4_linear_f16": {"rows-per-block": 8, "rows-per-thread": 4, "lanes-per-row": 16, "bytes-per-load": 8, "loads-in-flight": 2, "split-k": 2, "cta-split-k": 1, "cta-threads": 64, "index-bits": 32}}}' > %t/all.json
+// RUN: echo '{"version": 1, "chip": "sm_90a", "kernels": {"nvfp4_gemv_64x4096x1_nvfp4_linear_f16": {"rows-per-block": 8, "rows-per-thread": 4, "lanes-per-row": 16, "bytes-per-load": 8, "loads-in-flight": 2, "split-k": 2, "cta-split-k": 1, "cta-threads": 64, "index-bits": 32, "max-registers": 72}}}' > %t/all.json
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="tuning-table=%t/all.json" | FileCheck %s --check-prefix=ALL
 // RUN: echo '{"version": 1, "chip": "sm_90a", "kernels": {"nvfp4_gemv_64x4096x1_nvfp4_linear_f16": {"split-k": 17}}}' > %t/range.json
 // RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="tuning-table=%t/range.json" 2>&1 | FileCheck %s --check-prefix=RANGE
@@ -37,13 +37,13 @@
 // GIVEN: gpu.launch_func @nvfp4_gemv_64x4096x1{{.*}}rows_per_block = 8 : i64, rows_per_thread = 1 : i64, split_k = 2 : i64
 // MANIFEST: "rows_per_thread": 4,
 // MANIFEST: "split_k": 2,
-// ALL: gpu.launch_func @nvfp4_gemv_64x4096x1{{.*}}bytes_per_load = 8 : i64, {{.*}}index_bits = 32 : i64, {{.*}}lanes_per_row = 16 : i64, loads_in_flight = 2 : i64, {{.*}}rows_per_block = 8 : i64, rows_per_thread = 4 : i64, split_k = 2 : i64
+// ALL: gpu.launch_func @nvfp4_gemv_64x4096x1{{.*}}bytes_per_load = 8 : i64, {{.*}}index_bits = 32 : i64, {{.*}}lanes_per_row = 16 : i64, loads_in_flight = 2 : i64, max_registers = 72 : i64, {{.*}}rows_per_block = 8 : i64, rows_per_thread = 4 : i64, split_k = 2 : i64
 // RANGE: tuning-table.mlir:[[@LINE+9]]:3: error: 'nvfp4.gemv' op split-k must be in [1, 16], got 17
 // MISSING: error: tuning table '{{.*}}missing.json': cannot read it
 // SYNTAX: error: tuning table '{{.*}}syntax.json': not JSON:
 // VERSION: error: tuning table '{{.*}}version.json': "version" must be 1
 // CHIP: error: tuning table '{{.*}}chip.json': made for chip sm_100a, compiling for sm_90a
-// OPTION: error: tuning table '{{.*}}option.json': kernel k: 'decode' is not an option the table can give (rows-per-block, rows-per-thread, lanes-per-row, bytes-per-load, loads-in-flight, split-k, cta-split-k, cta-threads, index-bits)
+// OPTION: error: tuning table '{{.*}}option.json': kernel k: 'decode' is not an option the table can give (rows-per-block, rows-per-thread, lanes-per-row, bytes-per-load, loads-in-flight, split-k, cta-split-k, cta-threads, index-bits, max-registers)
 // VALUE: error: tuning table '{{.*}}value.json': kernel k: 'split-k' must be a positive integer
 // KEY: error: tuning table '{{.*}}key.json': unknown key "comment"
 func.func @gemv_64x4096x1_nvfp4_linear_f16(%a: memref<1x64x2048xi8>, %sfa: memref<1x64x256xf8E4M3FN>, %b: memref<1x2048xi8>, %sfb: memref<1x256xf8E4M3FN>, %c: memref<1x64xf16>, %alpha: f32) {
