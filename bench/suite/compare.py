@@ -2,7 +2,7 @@
 """Compares two variants of one bench/suite/gpu.sh run, kernel by kernel:
 
     bench/suite/compare.py OUTDIR BASE NEW [--from-bytes B] [--list N]
-                           [--changed SUITEDIR]
+                           [--changed SUITEDIR] [--by-budget DIR]
 
 Prints each variant's geometric mean % of the read-once ceiling (flush
 clean), the geometric mean of the time ratios NEW / BASE with the kernels
@@ -13,11 +13,15 @@ formats and layouts of one shape). --from-bytes B also reports a mix:
 NEW where a (L x M x K/2 bytes) holds at least B bytes, BASE elsewhere (a
 size rule tried on the run that measured both). --changed SUITEDIR keeps
 only the kernels whose PTX differs between SUITEDIR/BASE and SUITEDIR/NEW.
+--by-budget DIR also gives the time ratio by the register budget
+(`.maxnreg`, 0 for none) of each kernel's PTX in DIR (e.g. OUTDIR's
+suite directory/new).
 Without the run's ceiling_clean.txt it prints the time ratios alone.
 """
 import argparse
 import math
 import os
+import re
 
 from report import GROUPS, ceiling_at, geomean, load_ceiling, load_jsonl
 
@@ -43,6 +47,12 @@ def same_ptx(suite, base, new, kernel):
     return read(base) == read(new)
 
 
+def register_budget(directory, kernel):
+    with open(os.path.join(directory, kernel + ".ptx")) as f:
+        match = re.search(r"^\s*\.maxnreg (\d+)", f.read(), re.MULTILINE)
+    return int(match.group(1)) if match else 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out")
@@ -51,6 +61,7 @@ def main():
     parser.add_argument("--from-bytes", type=int)
     parser.add_argument("--list", type=int, default=5)
     parser.add_argument("--changed", metavar="SUITEDIR")
+    parser.add_argument("--by-budget", metavar="DIR")
     args = parser.parse_args()
     ceiling_file = os.path.join(args.out, "ceiling_clean.txt")
     ceiling = (load_ceiling(args.out, "clean")
@@ -86,6 +97,12 @@ def main():
         if group:
             print(f"  ceiling {lo}-{hi} µs: {len(group)} kernels, time ratio "
                   f"{geomean(group):.3f}")
+    if args.by_budget:
+        budgets = {s: register_budget(args.by_budget, s) for s in kernels}
+        for budget in sorted(set(budgets.values())):
+            group = [ratio[s] for s in kernels if budgets[s] == budget]
+            print(f"  budget {budget}: {len(group)} kernels, time ratio "
+                  f"{geomean(group):.3f}, worst {max(group):.3f}")
     if args.from_bytes is not None and ceiling:
         def a_bytes(s):
             m, k, l = base[s][2]
