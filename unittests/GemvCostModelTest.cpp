@@ -262,7 +262,7 @@ TEST(GemvCostModel, RegisterBudgetKeepsTheGridResident) {
   // Small launches: at most 128.
   EXPECT_EQ(chooseRegisterBudget(36, 128, h200()), 128);
   EXPECT_EQ(chooseRegisterBudget(1, 1024, h200()), 64);
-  // 10 CTAs an SM leave 51 registers, under the 56 a budget needs.
+  // 9 CTAs an SM: 56; 10 leave 51 registers, under the 56 a budget needs.
   EXPECT_EQ(chooseRegisterBudget(132 * 9, 128, h200()), 56);
   EXPECT_EQ(chooseRegisterBudget(132 * 9 + 1, 128, h200()), 0);
   // More than one wave of threads: none.

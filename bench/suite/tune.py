@@ -26,7 +26,14 @@ from report import load_jsonl
 # dashes.
 TUNABLE = ["rows_per_block", "rows_per_thread", "lanes_per_row",
            "bytes_per_load", "loads_in_flight", "split_k", "cta_split_k",
-           "index_bits"]
+           "index_bits", "max_registers"]
+
+
+def table_value(key, value):
+    """The option value that gives the kernel the manifest's `value`: a
+    manifest's max_registers 0 is no budget, which the option spells -1
+    (its 0 asks the cost model)."""
+    return -1 if key == "max_registers" and value == 0 else value
 TABLE_VERSION = 1
 
 
@@ -67,7 +74,7 @@ def main():
         if best[0] >= base * (1 - args.min_gain):
             continue
         config = manifest(best[1], kernel)["config"]
-        kernels[kernel] = {key.replace("_", "-"): config[key]
+        kernels[kernel] = {key.replace("_", "-"): table_value(key, config[key])
                            for key in TUNABLE}
         print(f"{kernel}: {best[1]} {best[0]:.2f} µs against {base:.2f}",
               file=sys.stderr)

@@ -20,6 +20,8 @@ constexpr int64_t kTableVersion = 1;
 struct Tunable {
   const char *name;
   int64_t ConvertNVFP4ToGPUOptions::*field;
+  /// Whether -1 ("none") is a value, besides the positive ones.
+  bool takesNone = false;
 };
 constexpr Tunable kTunables[] = {
     {"rows-per-block", &ConvertNVFP4ToGPUOptions::rowsPerBlock},
@@ -31,7 +33,8 @@ constexpr Tunable kTunables[] = {
     {"cta-split-k", &ConvertNVFP4ToGPUOptions::ctaSplitK},
     {"cta-threads", &ConvertNVFP4ToGPUOptions::ctaThreads},
     {"index-bits", &ConvertNVFP4ToGPUOptions::indexBits},
-    {"max-registers", &ConvertNVFP4ToGPUOptions::maxRegisters},
+    {"max-registers", &ConvertNVFP4ToGPUOptions::maxRegisters,
+     /*takesNone=*/true},
 };
 
 std::string tunableNames() {
@@ -93,9 +96,9 @@ FailureOr<TuningTable> TuningTable::load(Location loc, StringRef path,
                     "' is not an option the table can give (" + tunableNames() +
                     ")");
       std::optional<int64_t> number = value.getAsInteger();
-      if (!number || *number < 1)
-        return fail("kernel " + kernel.str() + ": '" + name.str() +
-                    "' must be a positive integer");
+      if (!number || (*number < 1 && !(tunable->takesNone && *number == -1)))
+        return fail("kernel " + kernel.str() + ": '" + name.str() + "' must be " +
+                    (tunable->takesNone ? "-1 or " : "") + "a positive integer");
       values.push_back({unsigned(tunable - kTunables), *number});
     }
   }

@@ -27,6 +27,8 @@
 // RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="tuning-table=%t/option.json" 2>&1 | FileCheck %s --check-prefix=OPTION
 // RUN: echo '{"version": 1, "chip": "sm_90a", "kernels": {"k": {"split-k": "2"}}}' > %t/value.json
 // RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="tuning-table=%t/value.json" 2>&1 | FileCheck %s --check-prefix=VALUE
+// RUN: echo '{"version": 1, "chip": "sm_90a", "kernels": {"k": {"max-registers": 0}}}' > %t/budget.json
+// RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="tuning-table=%t/budget.json" 2>&1 | FileCheck %s --check-prefix=BUDGET
 // RUN: echo '{"version": 1, "chip": "sm_90a", "kernels": {}, "comment": 1}' > %t/key.json
 // RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="tuning-table=%t/key.json" 2>&1 | FileCheck %s --check-prefix=KEY
 
@@ -38,13 +40,14 @@
 // MANIFEST: "rows_per_thread": 4,
 // MANIFEST: "split_k": 2,
 // ALL: gpu.launch_func @nvfp4_gemv_64x4096x1{{.*}}bytes_per_load = 8 : i64, {{.*}}index_bits = 32 : i64, {{.*}}lanes_per_row = 16 : i64, loads_in_flight = 2 : i64, max_registers = 72 : i64, {{.*}}rows_per_block = 8 : i64, rows_per_thread = 4 : i64, split_k = 2 : i64
-// RANGE: tuning-table.mlir:[[@LINE+9]]:3: error: 'nvfp4.gemv' op split-k must be in [1, 16], got 17
+// RANGE: tuning-table.mlir:[[@LINE+10]]:3: error: 'nvfp4.gemv' op split-k must be in [1, 16], got 17
 // MISSING: error: tuning table '{{.*}}missing.json': cannot read it
 // SYNTAX: error: tuning table '{{.*}}syntax.json': not JSON:
 // VERSION: error: tuning table '{{.*}}version.json': "version" must be 1
 // CHIP: error: tuning table '{{.*}}chip.json': made for chip sm_100a, compiling for sm_90a
 // OPTION: error: tuning table '{{.*}}option.json': kernel k: 'decode' is not an option the table can give (rows-per-block, rows-per-thread, lanes-per-row, bytes-per-load, loads-in-flight, split-k, cta-split-k, cta-threads, index-bits, max-registers)
 // VALUE: error: tuning table '{{.*}}value.json': kernel k: 'split-k' must be a positive integer
+// BUDGET: error: tuning table '{{.*}}budget.json': kernel k: 'max-registers' must be -1 or a positive integer
 // KEY: error: tuning table '{{.*}}key.json': unknown key "comment"
 func.func @gemv_64x4096x1_nvfp4_linear_f16(%a: memref<1x64x2048xi8>, %sfa: memref<1x64x256xf8E4M3FN>, %b: memref<1x2048xi8>, %sfb: memref<1x256xf8E4M3FN>, %c: memref<1x64xf16>, %alpha: f32) {
   nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c alpha(%alpha)
