@@ -14,14 +14,14 @@ NEW where a (L x M x K/2 bytes) holds at least B bytes, BASE elsewhere (a
 size rule tried on the run that measured both). --changed SUITEDIR keeps
 only the kernels whose PTX differs between SUITEDIR/BASE and SUITEDIR/NEW.
 --by-budget DIR also gives the time ratio by the register budget
-(`.maxnreg`, 0 for none) of each kernel's PTX in DIR (e.g. OUTDIR's
-suite directory/new).
+(`max_registers` of each kernel's manifest in DIR, 0 for none; e.g. the
+pair.sh directory/new).
 Without the run's ceiling_clean.txt it prints the time ratios alone.
 """
 import argparse
+import json
 import math
 import os
-import re
 
 from report import GROUPS, ceiling_at, geomean, load_ceiling, load_jsonl
 
@@ -48,9 +48,8 @@ def same_ptx(suite, base, new, kernel):
 
 
 def register_budget(directory, kernel):
-    with open(os.path.join(directory, kernel + ".ptx")) as f:
-        match = re.search(r"^\s*\.maxnreg (\d+)", f.read(), re.MULTILINE)
-    return int(match.group(1)) if match else 0
+    with open(os.path.join(directory, kernel + ".json")) as f:
+        return json.load(f)["config"]["max_registers"]
 
 
 def main():
