@@ -160,15 +160,20 @@ static LogicalResult checkTmaConfig(GemvOp op, const KernelConfig &cfg) {
   return success();
 }
 
-/// max-registers: -1 (no budget), 0 (the cost model's) or a budget ptxas
-/// can honour.
-static LogicalResult checkMaxRegisters(GemvOp op,
-                                       const ConvertNVFP4ToGPUOptions &options) {
+/// The register budget of max-registers: the one given (24-255), none
+/// for -1, `chosen` (the cost model's) for 0.
+static FailureOr<int64_t>
+resolveMaxRegisters(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
+                    int64_t chosen) {
   int64_t given = options.maxRegisters;
-  if (given == -1 || given == 0 || (given >= 24 && given <= 255))
-    return success();
-  return op.emitOpError()
-         << "max-registers must be -1, 0 or in [24, 255], got " << given;
+  if (given == 0)
+    return chosen;
+  if (given == -1)
+    return 0;
+  if (given >= 24 && given <= 255)
+    return given;
+  return op.emitOpError() << "max-registers must be -1, 0 or in [24, 255], got "
+                          << given;
 }
 
 /// The grid of `cfg` within CUDA's limits.
@@ -304,9 +309,10 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
            << "split-k = " << cfg.splitK
            << " slices leave some without work: a row has " << slicing.steps
            << " steps of " << cost::kMmaStepBytes << " bytes";
-  if (failed(checkMaxRegisters(op, options)))
+  FailureOr<int64_t> budget = resolveMaxRegisters(op, options, /*chosen=*/0);
+  if (failed(budget))
     return failure();
-  cfg.maxRegisters = std::max<int64_t>(options.maxRegisters, 0);
+  cfg.maxRegisters = *budget;
   cfg.pdl = options.pdl;
   // The kernel issues a step's loads and decodes them in turn: carrying the
   // next step's loads through the loop (96 registers instead of 74) was
@@ -453,8 +459,6 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
            << cfg.rowGroups() << " * " << cfg.lanesPerRow << " * " << cfg.splitK
            << " = " << cfg.threads()
            << " threads; a CTA needs a multiple of 32 in [32, 1024]";
-  if (failed(checkMaxRegisters(op, options)))
-    return failure();
   cfg.asyncCopyStages = options.asyncCopyStages;
   if (cfg.asyncCopyStages != 0 &&
       (cfg.asyncCopyStages < 2 || cfg.asyncCopyStages > 8))
@@ -495,11 +499,13 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
   cfg.interleaveRows = options.interleaveRows && !cfg.tma &&
                        op.getLayout() == ScaleLayout::Blocked128x4 &&
                        cfg.rowsPerThread == 4 && 32 % cfg.rowGroups() == 0;
-  cfg.maxRegisters =
-      options.maxRegisters == 0
-          ? ::nvfp4::cost::chooseRegisterBudget(
-                gridX(op, cfg) * aType.getDimSize(0), cfg.launchThreads(), chip)
-          : std::max<int64_t>(options.maxRegisters, 0);
+  FailureOr<int64_t> budget = resolveMaxRegisters(
+      op, options,
+      ::nvfp4::cost::chooseRegisterBudget(gridX(op, cfg) * aType.getDimSize(0),
+                                          cfg.launchThreads(), chip));
+  if (failed(budget))
+    return failure();
+  cfg.maxRegisters = *budget;
   FailureOr<int64_t> bits = resolveIndexBits(op, options, cfg);
   if (failed(bits))
     return failure();

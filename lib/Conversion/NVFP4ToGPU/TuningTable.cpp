@@ -97,8 +97,9 @@ FailureOr<TuningTable> TuningTable::load(Location loc, StringRef path,
                     ")");
       std::optional<int64_t> number = value.getAsInteger();
       if (!number || (*number < 1 && !(tunable->takesNone && *number == -1)))
-        return fail("kernel " + kernel.str() + ": '" + name.str() + "' must be " +
-                    (tunable->takesNone ? "-1 or " : "") + "a positive integer");
+        return fail("kernel " + kernel.str() + ": '" + name.str() +
+                    "' must be " + (tunable->takesNone ? "-1 or " : "") +
+                    "a positive integer");
       values.push_back({unsigned(tunable - kTunables), *number});
     }
   }
