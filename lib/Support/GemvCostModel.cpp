@@ -204,15 +204,17 @@ int64_t nvfp4::cost::gridThreads(const GemvShape &shape,
 }
 
 int64_t nvfp4::cost::chooseRegisterBudget(int64_t ctas, int64_t ctaThreads,
-                                          const ChipInfo &chip,
+                                          int64_t splitK, const ChipInfo &chip,
                                           const Targets &targets) {
   int64_t residentThreads = ceilDiv(ctas, chip.smCount) * ctaThreads;
-  if (residentThreads > chip.maxThreadsPerSM)
-    return 0;
   int64_t budget = chip.registersPerSM / residentThreads /
                    kRegisterAllocationUnit * kRegisterAllocationUnit;
   budget = std::min(budget, targets.maxRegisterBudget);
-  return budget >= targets.minRegisterBudget ? budget : 0;
+  if (residentThreads <= chip.maxThreadsPerSM &&
+      budget >= targets.minRegisterBudget)
+    return budget;
+  return splitK >= targets.minSplitForWaveBudget ? targets.waveRegisterBudget
+                                                 : 0;
 }
 
 bool nvfp4::cost::preferNarrowIndex(const GemvShape &shape,

@@ -130,6 +130,14 @@ struct Targets {
   /// moves loads later or spills under a budget below its own choice.
   int64_t minRegisterBudget = 56;
   int64_t maxRegisterBudget = 128;
+  /// Where no budget keeps the grid resident, a kernel whose CTA splits K
+  /// at least minSplitForWaveBudget ways still gets waveRegisterBudget:
+  /// ptxas takes 40-56 registers for such short slices either way, and
+  /// with the budget issues their loads early. Measured (docs/benchmarks.md,
+  /// item 34): 0.84-0.97 of the time on 14 of 16 such kernels, none slower
+  /// than 1.01; on the other unresident grids 64 registers cost up to 8%.
+  int64_t minSplitForWaveBudget = 4;
+  int64_t waveRegisterBudget = 64;
 };
 
 /// Lanes a row for a row of `chunks` loads on a large launch: the power of
@@ -183,8 +191,9 @@ int64_t threadsPerCta(const GemvGeometry &g);
 int64_t gridThreads(const GemvShape &shape, const GemvGeometry &g);
 
 /// The register budget (.maxnreg) of a launch of `ctas` CTAs of
-/// `ctaThreads` threads on `chip`, or 0 for none (ptxas's own choice).
-int64_t chooseRegisterBudget(int64_t ctas, int64_t ctaThreads,
+/// `ctaThreads` threads whose CTAs split K `splitK` ways, on `chip`, or 0
+/// for none (ptxas's own choice).
+int64_t chooseRegisterBudget(int64_t ctas, int64_t ctaThreads, int64_t splitK,
                              const ChipInfo &chip,
                              const Targets &targets = Targets());
 

@@ -502,7 +502,8 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
   FailureOr<int64_t> budget = resolveMaxRegisters(
       op, options,
       ::nvfp4::cost::chooseRegisterBudget(gridX(op, cfg) * aType.getDimSize(0),
-                                          cfg.launchThreads(), chip));
+                                          cfg.launchThreads(), cfg.splitK,
+                                          chip));
   if (failed(budget))
     return failure();
   cfg.maxRegisters = *budget;

@@ -1,8 +1,8 @@
 // The register budget (.maxnreg) of the CUDA-core kernel: by default the
 // most registers a thread that keep the whole grid resident at once, at
-// most 128, none under 56 (cost::chooseRegisterBudget); max-registers
-// gives one, -1 none. The tensor-core kernel takes none by default.
-// RUN: %python %nvfp4_src_root/scripts/nvfp4_ir.py 256x1024x2 2304x3584x4 4608x3584x1 5120x4096x1 8192x8192x1 \
+// most 128; under 56, 64 where the CTA splits K four ways, else none
+// (cost::chooseRegisterBudget); max-registers gives one, -1 none. The tensor-core kernel takes none by default.
+// RUN: %python %nvfp4_src_root/scripts/nvfp4_ir.py 256x1024x2 2304x3584x4 4608x3584x1 5120x4096x1 8192x8192x1 10240x8192x1 \
 // RUN:   | nvfp4-opt --convert-nvfp4-to-gpu="chip=sm_90a" | FileCheck %s --check-prefix=DEFAULT
 // RUN: %python %nvfp4_src_root/scripts/nvfp4_ir.py 256x1024x2 \
 // RUN:   | nvfp4-opt --convert-nvfp4-to-gpu="chip=sm_90a max-registers=-1" \
@@ -23,14 +23,18 @@
 // DEFAULT: gpu.launch_func @nvfp4_gemv_2304x3584x4{{.*}}max_registers = 96
 // 1152 CTAs of 128 threads, 9 an SM: 65536 / 1152 registers, down to 56.
 // DEFAULT: gpu.launch_func @nvfp4_gemv_4608x3584x1{{.*}}max_registers = 56
-// 1280 CTAs, 10 an SM: 51 registers, under the budget's floor: none.
-// DEFAULT: gpu.launch_func @nvfp4_gemv_5120x4096x1{{.*}}max_registers = 0
+// 1280 CTAs, 10 an SM: 51 registers, under the budget's floor; the CTA
+// splits K four ways: the wave budget.
+// DEFAULT: gpu.launch_func @nvfp4_gemv_5120x4096x1{{.*}}max_registers = 64{{.*}}split_k = 4
 // 1024 CTAs, 8 an SM: 64.
 // DEFAULT: gpu.launch_func @nvfp4_gemv_8192x8192x1{{.*}}max_registers = 64
+// 1280 CTAs again, K split two ways: none.
+// DEFAULT: gpu.launch_func @nvfp4_gemv_10240x8192x1{{.*}}max_registers = 0{{.*}}split_k = 2
 // DEFAULT: gpu.func @nvfp4_gemv_256x1024x2_nvfp4_linear_f16({{.*}} kernel attributes {nvvm.maxnreg = 128 : i32,
 // DEFAULT: gpu.func @nvfp4_gemv_4608x3584x1_nvfp4_linear_f16({{.*}} kernel attributes {nvvm.maxnreg = 56 : i32,
-// DEFAULT: gpu.func @nvfp4_gemv_5120x4096x1_nvfp4_linear_f16({{.*}} kernel attributes {nvvm.reqntid
+// DEFAULT: gpu.func @nvfp4_gemv_5120x4096x1_nvfp4_linear_f16({{.*}} kernel attributes {nvvm.maxnreg = 64 : i32,
 // DEFAULT: gpu.func @nvfp4_gemv_8192x8192x1_nvfp4_linear_f16({{.*}} kernel attributes {nvvm.maxnreg = 64 : i32,
+// DEFAULT: gpu.func @nvfp4_gemv_10240x8192x1_nvfp4_linear_f16({{.*}} kernel attributes {nvvm.reqntid
 
 // NONE: gpu.launch_func @nvfp4_gemv_256x1024x2{{.*}}max_registers = 0
 // GIVEN: gpu.launch_func @nvfp4_gemv_256x1024x2{{.*}}max_registers = 80
