@@ -257,37 +257,42 @@ TEST(GemvCostModel, ExtraSplitIntoOneRoundSlices) {
 TEST(GemvCostModel, RegisterBudgetKeepsTheGridResident) {
   // 4608 x 3584 x 1: 1152 CTAs of 128 threads, 9 an SM: 65536 / 1152
   // registers a thread, down to a multiple of 8.
-  EXPECT_EQ(chooseRegisterBudget(1152, 128, 1, h200()), 56);
-  EXPECT_EQ(chooseRegisterBudget(132 * 5, 128, 1, h200()), 96);
+  EXPECT_EQ(residentGridBudget(1152, 128, h200()), 56);
+  EXPECT_EQ(residentGridBudget(132 * 5, 128, h200()), 96);
   // Small launches: at most 128.
-  EXPECT_EQ(chooseRegisterBudget(36, 128, 1, h200()), 128);
-  EXPECT_EQ(chooseRegisterBudget(1, 1024, 1, h200()), 64);
+  EXPECT_EQ(residentGridBudget(36, 128, h200()), 128);
+  EXPECT_EQ(residentGridBudget(1, 1024, h200()), 64);
   // 9 CTAs an SM: 56; 10 leave 51 registers, under the 56 a budget needs.
-  EXPECT_EQ(chooseRegisterBudget(132 * 9, 128, 1, h200()), 56);
-  EXPECT_EQ(chooseRegisterBudget(132 * 9 + 1, 128, 1, h200()), 0);
+  EXPECT_EQ(residentGridBudget(132 * 9, 128, h200()), 56);
+  EXPECT_EQ(residentGridBudget(132 * 9 + 1, 128, h200()), 0);
   // More than one wave of threads: none.
-  EXPECT_EQ(chooseRegisterBudget(132 * 17, 128, 1, h200()), 0);
+  EXPECT_EQ(residentGridBudget(132 * 17, 128, h200()), 0);
   // The bounds are the targets'.
   Targets wide;
   wide.maxRegisterBudget = 255;
   wide.minRegisterBudget = 24;
-  EXPECT_EQ(chooseRegisterBudget(36, 128, 1, h200(), wide), 255);
-  EXPECT_EQ(chooseRegisterBudget(132 * 10, 128, 1, h200(), wide), 48);
+  EXPECT_EQ(residentGridBudget(36, 128, h200(), wide), 255);
+  EXPECT_EQ(residentGridBudget(132 * 10, 128, h200(), wide), 48);
+  // The CUDA-core kernel's budget is the resident grid's where there is one.
+  EXPECT_EQ(chooseRegisterBudget(1152, 128, 4, 16, h200()), 56);
+  EXPECT_EQ(chooseRegisterBudget(132 * 5, 128, 1, 8, h200()), 96);
 }
 
 TEST(GemvCostModel, UnresidentGridsBudgetOnlyShortSlices) {
-  // 5376 x 4096 x 1: 1344 CTAs whose 4 warps split K: no budget keeps them
-  // resident, the split still gets the wave budget; 2 slices do not.
-  EXPECT_EQ(chooseRegisterBudget(1344, 128, 4, h200()), 64);
-  EXPECT_EQ(chooseRegisterBudget(1344, 128, 2, h200()), 0);
+  // 5376 x 4096 x 1: 1344 CTAs whose 4 warps split K into 16-byte loads:
+  // no budget keeps them resident, the split still gets the wave budget;
+  // 2 slices, or 8-byte loads (64-80 registers of their own), do not.
+  EXPECT_EQ(chooseRegisterBudget(1344, 128, 4, 16, h200()), 64);
+  EXPECT_EQ(chooseRegisterBudget(1344, 128, 2, 16, h200()), 0);
+  EXPECT_EQ(chooseRegisterBudget(1344, 128, 4, 8, h200()), 0);
+  EXPECT_EQ(residentGridBudget(1344, 128, h200()), 0);
   // Beyond one wave of threads likewise.
-  EXPECT_EQ(chooseRegisterBudget(132 * 17, 128, 8, h200()), 64);
-  // A grid the budget keeps resident keeps its own budget.
-  EXPECT_EQ(chooseRegisterBudget(132 * 5, 128, 4, h200()), 96);
+  EXPECT_EQ(chooseRegisterBudget(132 * 17, 128, 8, 16, h200()), 64);
   Targets other;
   other.minSplitForWaveBudget = 2;
+  other.minWaveBudgetBytesPerLoad = 8;
   other.waveRegisterBudget = 72;
-  EXPECT_EQ(chooseRegisterBudget(1344, 128, 2, h200(), other), 72);
+  EXPECT_EQ(chooseRegisterBudget(1344, 128, 2, 8, h200(), other), 72);
 }
 
 TEST(GemvCostModel, SmallLaunchesTakeFewerRowsAThread) {

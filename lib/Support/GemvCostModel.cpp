@@ -203,18 +203,27 @@ int64_t nvfp4::cost::gridThreads(const GemvShape &shape,
          threadsPerCta(g);
 }
 
-int64_t nvfp4::cost::chooseRegisterBudget(int64_t ctas, int64_t ctaThreads,
-                                          int64_t splitK, const ChipInfo &chip,
-                                          const Targets &targets) {
+int64_t nvfp4::cost::residentGridBudget(int64_t ctas, int64_t ctaThreads,
+                                        const ChipInfo &chip,
+                                        const Targets &targets) {
   int64_t residentThreads = ceilDiv(ctas, chip.smCount) * ctaThreads;
+  if (residentThreads > chip.maxThreadsPerSM)
+    return 0;
   int64_t budget = chip.registersPerSM / residentThreads /
                    kRegisterAllocationUnit * kRegisterAllocationUnit;
   budget = std::min(budget, targets.maxRegisterBudget);
-  if (residentThreads <= chip.maxThreadsPerSM &&
-      budget >= targets.minRegisterBudget)
+  return budget >= targets.minRegisterBudget ? budget : 0;
+}
+
+int64_t nvfp4::cost::chooseRegisterBudget(int64_t ctas, int64_t ctaThreads,
+                                          int64_t splitK, int64_t bytesPerLoad,
+                                          const ChipInfo &chip,
+                                          const Targets &targets) {
+  if (int64_t budget = residentGridBudget(ctas, ctaThreads, chip, targets))
     return budget;
-  return splitK >= targets.minSplitForWaveBudget ? targets.waveRegisterBudget
-                                                 : 0;
+  bool shortSlices = splitK >= targets.minSplitForWaveBudget &&
+                     bytesPerLoad >= targets.minWaveBudgetBytesPerLoad;
+  return shortSlices ? targets.waveRegisterBudget : 0;
 }
 
 bool nvfp4::cost::preferNarrowIndex(const GemvShape &shape,

@@ -147,8 +147,7 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
                 "1 GiB and neither async-copy-stages nor tma">,
     NVFP4Option<"maxRegisters", "max-registers", "int64_t", "0",
                 "Registers a thread ptxas may take (.maxnreg), in [24, 255]; "
-                "0: the cost model's budget for the CUDA-core kernel (none "
-                "for decode=mma); -1: none">,
+                "0: the cost model's budget; -1: none">,
     NVFP4Option<"vectorInShared", "vector-in-shared", "bool", "false",
                 "Decode b once per CTA into shared memory (dp4a, one "
                 "packed vector; when it fits)">,

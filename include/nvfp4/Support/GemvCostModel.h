@@ -131,12 +131,15 @@ struct Targets {
   int64_t minRegisterBudget = 56;
   int64_t maxRegisterBudget = 128;
   /// Where no budget keeps the grid resident, a kernel whose CTA splits K
-  /// at least minSplitForWaveBudget ways still gets waveRegisterBudget:
-  /// ptxas takes 40-56 registers for such short slices either way, and
-  /// with the budget issues their loads early. Measured (docs/benchmarks.md,
-  /// item 34): 0.84-0.97 of the time on 14 of 16 such kernels, none slower
-  /// than 1.01; on the other unresident grids 64 registers cost up to 8%.
+  /// at least minSplitForWaveBudget ways into loads of at least
+  /// minWaveBudgetBytesPerLoad bytes still gets waveRegisterBudget: ptxas
+  /// takes 40-64 registers for such short slices either way, and with the
+  /// budget issues their loads earlier. Measured (docs/benchmarks.md, item
+  /// 34): 0.949 of the time on the 32 suite kernels it changes, 0.957 on
+  /// 54 random ones; 64 registers cost up to 8% on the other unresident
+  /// grids, and up to 40% on 8-byte loads (which take 64-80 registers).
   int64_t minSplitForWaveBudget = 4;
+  int64_t minWaveBudgetBytesPerLoad = 16;
   int64_t waveRegisterBudget = 64;
 };
 
@@ -190,11 +193,18 @@ int64_t onePassSteps(const KSlicing &slicing, int64_t lanesPerRow,
 int64_t threadsPerCta(const GemvGeometry &g);
 int64_t gridThreads(const GemvShape &shape, const GemvGeometry &g);
 
-/// The register budget (.maxnreg) of a launch of `ctas` CTAs of
-/// `ctaThreads` threads whose CTAs split K `splitK` ways, on `chip`, or 0
-/// for none (ptxas's own choice).
+/// The most registers a thread (.maxnreg) with which every CTA of a launch
+/// of `ctas` CTAs of `ctaThreads` threads is resident on `chip` at once,
+/// within the targets' bounds, or 0 where there is none.
+int64_t residentGridBudget(int64_t ctas, int64_t ctaThreads,
+                           const ChipInfo &chip,
+                           const Targets &targets = Targets());
+
+/// The register budget of the CUDA-core kernel, whose CTAs split K `splitK`
+/// ways into loads of `bytesPerLoad` bytes: the resident grid's, else the
+/// wave budget for short slices, else 0 (ptxas's own choice).
 int64_t chooseRegisterBudget(int64_t ctas, int64_t ctaThreads, int64_t splitK,
-                             const ChipInfo &chip,
+                             int64_t bytesPerLoad, const ChipInfo &chip,
                              const Targets &targets = Targets());
 
 /// The tensor-core kernel (decode=mma): a quad of lanes covers 64 bytes of

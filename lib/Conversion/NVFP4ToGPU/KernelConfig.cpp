@@ -309,10 +309,6 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
            << "split-k = " << cfg.splitK
            << " slices leave some without work: a row has " << slicing.steps
            << " steps of " << cost::kMmaStepBytes << " bytes";
-  FailureOr<int64_t> budget = resolveMaxRegisters(op, options, /*chosen=*/0);
-  if (failed(budget))
-    return failure();
-  cfg.maxRegisters = *budget;
   cfg.pdl = options.pdl;
   // The kernel issues a step's loads and decodes them in turn: carrying the
   // next step's loads through the loop (96 registers instead of 74) was
@@ -320,6 +316,16 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
   cfg.prefetch = false;
   cfg.asyncCopyStages = 0;
   cfg.tma = cfg.vectorInShared = cfg.interleaveRows = cfg.pinLoads = false;
+  // The resident grid's budget, as for the CUDA-core kernel (0.85 of the
+  // time on 7168 x 16384 x 1, 0.98-1.01 on the other four problem shapes:
+  // docs/benchmarks.md, item 34).
+  FailureOr<int64_t> budget = resolveMaxRegisters(
+      op, options,
+      cost::residentGridBudget(gridX(op, cfg) * aType.getDimSize(0),
+                               cfg.launchThreads(), chip));
+  if (failed(budget))
+    return failure();
+  cfg.maxRegisters = *budget;
   FailureOr<int64_t> bits = resolveIndexBits(op, options, cfg);
   if (failed(bits))
     return failure();
@@ -503,7 +509,7 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
       op, options,
       ::nvfp4::cost::chooseRegisterBudget(gridX(op, cfg) * aType.getDimSize(0),
                                           cfg.launchThreads(), cfg.splitK,
-                                          chip));
+                                          cfg.bytesPerLoad, chip));
   if (failed(budget))
     return failure();
   cfg.maxRegisters = *budget;

@@ -18,27 +18,28 @@ enum class DecodeMethod { Dp4a, Cvt, F32, Mma };
 /// Every choice resolved for one gemv shape.
 struct KernelConfig {
   std::string chip;
-  int64_t rowsPerBlock, rowsPerThread, lanesPerRow, bytesPerLoad;
-  int64_t loadsInFlight;
-  DecodeMethod decode;
-  bool cacheHints;
-  bool prefetch;
-  int64_t splitK;    // lane groups of a CTA sharing a row's K range
-  int64_t ctaSplitK; // CTAs sharing a row's K range
+  int64_t rowsPerBlock = 0, rowsPerThread = 0, lanesPerRow = 0,
+          bytesPerLoad = 0;
+  int64_t loadsInFlight = 0;
+  DecodeMethod decode = DecodeMethod::Dp4a;
+  bool cacheHints = false;
+  bool prefetch = false;
+  int64_t splitK = 0;    // lane groups of a CTA sharing a row's K range
+  int64_t ctaSplitK = 0; // CTAs sharing a row's K range
   /// The ctaSplitK CTAs form a thread-block cluster and add their partials
   /// in the shared memory of its first CTA (else through a global
   /// workspace and an arrival counter).
-  bool clusterReduction;
-  bool vectorInShared;
-  int64_t asyncCopyStages; // 0: a is loaded into registers
-  bool tma; // the stages are filled by tensor-memory-accelerator copies
-  bool pdl; // programmatic dependent launch (griddepcontrol)
-  int64_t maxRegisters;
-  bool interleaveRows;
-  bool pinLoads; // a step's decode waits for all of its loads
+  bool clusterReduction = false;
+  bool vectorInShared = false;
+  int64_t asyncCopyStages = 0; // 0: a is loaded into registers
+  bool tma = false; // the stages are filled by tensor-memory-accelerator copies
+  bool pdl = false; // programmatic dependent launch (griddepcontrol)
+  int64_t maxRegisters = 0;
+  bool interleaveRows = false;
+  bool pinLoads = false; // a step's decode waits for all of its loads
   /// Steps of each K slice read in one pass (every load first), or 0.
-  int64_t onePassSteps;
-  int64_t indexBits; // width of the kernel's index arithmetic: 32 or 64
+  int64_t onePassSteps = 0;
+  int64_t indexBits = 64; // width of the kernel's index arithmetic: 32 or 64
   int64_t threads() const {
     return rowsPerBlock / rowsPerThread * lanesPerRow * splitK;
   }
