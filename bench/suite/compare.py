@@ -12,7 +12,9 @@ and lost most. Kernels are matched by name (a variant may hold several
 formats and layouts of one shape). --from-bytes B also reports a mix:
 NEW where a (L x M x K/2 bytes) holds at least B bytes, BASE elsewhere (a
 size rule tried on the run that measured both). --changed SUITEDIR keeps
-only the kernels whose PTX differs between SUITEDIR/BASE and SUITEDIR/NEW.
+only the kernels whose PTX differs between SUITEDIR/BASE and SUITEDIR/NEW
+(a kernel missing from both is the same in both: pair.sh leaves those
+out).
 --by-budget DIR also gives the time ratio by the register budget
 (`max_registers` of each kernel's manifest in DIR, 0 for none; e.g. the
 pair.sh directory/new).
@@ -42,7 +44,10 @@ def timings(out, variant, ceiling):
 
 def same_ptx(suite, base, new, kernel):
     def read(variant):
-        with open(os.path.join(suite, variant, kernel + ".ptx"), "rb") as f:
+        path = os.path.join(suite, variant, kernel + ".ptx")
+        if not os.path.exists(path):
+            return None
+        with open(path, "rb") as f:
             return f.read()
     return read(base) == read(new)
 
