@@ -160,6 +160,11 @@ static LogicalResult checkTmaConfig(GemvOp op, const KernelConfig &cfg) {
   return success();
 }
 
+/// CTAs of the whole launch: the grid of each batch times the batches.
+static int64_t launchCtas(GemvOp op, const KernelConfig &cfg) {
+  return gridX(op, cfg) * op.getA().getType().getDimSize(0);
+}
+
 /// The register budget of max-registers: the one given (24-255), none
 /// for -1, `chosen` (the cost model's) for 0.
 static FailureOr<int64_t>
@@ -321,8 +326,8 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
   // docs/benchmarks.md, item 34).
   FailureOr<int64_t> budget = resolveMaxRegisters(
       op, options,
-      cost::residentGridBudget(gridX(op, cfg) * aType.getDimSize(0),
-                               cfg.launchThreads(), chip));
+      cost::residentGridBudget(launchCtas(op, cfg), cfg.launchThreads(),
+                               chip));
   if (failed(budget))
     return failure();
   cfg.maxRegisters = *budget;
@@ -507,7 +512,7 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
                        cfg.rowsPerThread == 4 && 32 % cfg.rowGroups() == 0;
   FailureOr<int64_t> budget = resolveMaxRegisters(
       op, options,
-      ::nvfp4::cost::chooseRegisterBudget(gridX(op, cfg) * aType.getDimSize(0),
+      ::nvfp4::cost::chooseRegisterBudget(launchCtas(op, cfg),
                                           cfg.launchThreads(), cfg.splitK,
                                           cfg.bytesPerLoad, chip));
   if (failed(budget))
