@@ -59,6 +59,13 @@ ptxas = shutil.which("ptxas") or (
 if ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+# The benchmark tools in CUDA (bench/suite/*.cu) are compiled, not run.
+nvcc = shutil.which("nvcc") or (
+    "/usr/local/cuda/bin/nvcc"
+    if os.path.exists("/usr/local/cuda/bin/nvcc") else None)
+if nvcc:
+    config.available_features.add("nvcc")
+    config.substitutions.append(("%nvcc", nvcc))
 
 # The no-driver path of nvfp4-run is testable only where no GPU is usable.
 import ctypes
