@@ -1,0 +1,262 @@
+// wgmma_probe: a one-vector NVFP4 GEMV (linear scales) whose products run
+// on Hopper's warpgroup tensor cores, to count and time a decode of about
+// 6 integer operations a word of a (docs/benchmarks.md, "What bounds it").
+//
+//   nvcc -O3 -gencode arch=compute_90a,code=sm_90a -o wgmma_probe \
+//       bench/suite/wgmma_probe.cu   # -arch=sm_90a also emits compute_90
+//   wgmma_probe [--flush clean|dirty] [--reps N] MxK...
+//
+// M a multiple of 64, K of 512 up to 16384. A CTA is one warpgroup and
+// owns 64 rows and all of K. Every e2m1 code maps onto an e4m3 byte by bit
+// moves, ((c & 7) << 2) | ((c & 8) << 4) (the value times 2^-6), four codes
+// of a word at once: the low nibbles of its bytes make one register of A,
+// the high nibbles another. wgmma.mma_async m64n8k32 e4m3 takes A from those
+// registers and B from shared memory, where the CTA has laid b out so that
+// column j of B holds only the values of NVFP4 block j of the step: after a
+// step's four MMAs, accumulator (row, j) is block j's exact dot product, and
+// each thread scales its four by sfa * sfb in f32. Lane (g, t) of warp w
+// reads rows 16 w + g and 16 w + g + 8, bytes 16 t .. 16 t + 15 of each
+// 64-byte step; the four lanes of a quad read the step's 64 bytes. Steps
+// are kept four in flight: a step's registers take the step four ahead
+// once its MMAs are done.
+//
+// It checks every row against a float64 reference (random codes, scales of
+// 0 .. 1.875, NaN-poisoned output), tries both readings of the B descriptor's
+// two offsets (which one strides K is the question it settles), and times the
+// one that verifies. Assembled for sm_90a; its SASS instructions a step are
+// counted in docs/benchmarks.md.
+#include "gemv_buffers.cuh"
+
+#include <cuda_fp8.h>
+
+#include <cmath>
+#include <random>
+
+constexpr int kThreads = 128, kRowsPerCta = 64;
+#ifndef WGMMA_PROBE_STEPS_PER_GROUP
+#define WGMMA_PROBE_STEPS_PER_GROUP 4
+#endif
+constexpr int kStepsPerGroup = WGMMA_PROBE_STEPS_PER_GROUP;
+// One k32 chunk's B (K 32 x N 8, e4m3): two 8 x 16-byte core matrices.
+constexpr int kChunkBytes = 256, kStepBTileBytes = 4 * kChunkBytes;
+
+__device__ __forceinline__ uint32_t lowCodes(uint32_t x) {
+  return ((x & 0x07070707u) << 2) | ((x & 0x08080808u) << 4);
+}
+__device__ __forceinline__ uint32_t highCodes(uint32_t x) {
+  return ((x >> 2) & 0x1C1C1C1Cu) | (x & 0x80808080u);
+}
+
+__device__ __forceinline__ uint64_t descriptor(const void *smem, uint32_t lbo,
+                                               uint32_t sbo) {
+  uint64_t addr = uint64_t(__cvta_generic_to_shared(smem));
+  return ((addr & 0x3FFFF) >> 4) | (uint64_t(lbo >> 4) << 16) |
+         (uint64_t(sbo >> 4) << 32);
+}
+
+__device__ __forceinline__ void mma(float (&d)[4], uint32_t a0, uint32_t a1,
+                                    uint32_t a2, uint32_t a3, uint64_t desc,
+                                    int accumulate) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %9, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n8k32.f32.e4m3.e4m3 "
+               "{%0, %1, %2, %3}, {%4, %5, %6, %7}, %8, p, 1, 1;\n}\n"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+               : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc),
+                 "r"(accumulate));
+}
+
+/// The two e4m3 scales of a 2-byte load (low byte first) in f32.
+__device__ __forceinline__ float2 scales(unsigned short bits) {
+  return __half22float2(__half2(__nv_cvt_fp8x2_to_halfraw2(bits, __NV_E4M3)));
+}
+
+struct Step {
+  uint4 row0, row1;
+  unsigned short scale0, scale1, vectorScale;
+};
+
+__global__ void __launch_bounds__(kThreads)
+    gemv(const uint4 *a, const unsigned short *sfa, const uint32_t *b,
+         const unsigned short *sfb, __half *c, int k, uint32_t lbo,
+         uint32_t sbo) {
+  extern __shared__ __align__(128) unsigned char bTiles[];
+  int steps = k / 128, rowChunks = k / 32, scaleRow = k / 32;
+  // B: for step s and chunk q, lane position t's codes sit at k positions
+  // 4t..4t+3 (low nibbles) and 16+4t..16+4t+3 (high) of column 2t + q / 2.
+  auto *words = reinterpret_cast<uint32_t *>(bTiles);
+  for (int i = threadIdx.x; i < steps * kStepBTileBytes / 4; i += kThreads)
+    words[i] = 0;
+  __syncthreads();
+  for (int i = threadIdx.x; i < steps * 16; i += kThreads) {
+    int s = i / 16, q = i / 4 % 4, t = i % 4, column = 2 * t + q / 2;
+    uint32_t codes = b[16 * s + 4 * t + q];
+    unsigned char *tile = bTiles + s * kStepBTileBytes + q * kChunkBytes;
+    *reinterpret_cast<uint32_t *>(tile + column * 16 + 4 * t) = lowCodes(codes);
+    *reinterpret_cast<uint32_t *>(tile + 128 + column * 16 + 4 * t) =
+        highCodes(codes);
+  }
+  asm volatile("fence.proxy.async.shared::cta;");
+  __syncthreads();
+
+  int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  size_t row0 = size_t(blockIdx.x) * kRowsPerCta + threadIdx.x / 32 * 16 + g;
+  size_t row1 = row0 + 8;
+  auto load = [&](int s, Step &into) {
+    into.row0 = streamLoad(a + row0 * rowChunks + 4 * s + t);
+    into.row1 = streamLoad(a + row1 * rowChunks + 4 * s + t);
+    into.scale0 = sfa[row0 * scaleRow + 4 * s + t];
+    into.scale1 = sfa[row1 * scaleRow + 4 * s + t];
+    into.vectorScale = sfb[4 * s + t];
+  };
+  Step ring[kStepsPerGroup];
+#pragma unroll
+  for (int j = 0; j < kStepsPerGroup; ++j)
+    load(j, ring[j]);
+  float sum0 = 0, sum1 = 0;
+  for (int first = 0; first < steps; first += kStepsPerGroup) {
+#pragma unroll
+    for (int j = 0; j < kStepsPerGroup; ++j) {
+      Step &st = ring[j];
+      uint32_t r0[4] = {st.row0.x, st.row0.y, st.row0.z, st.row0.w};
+      uint32_t r1[4] = {st.row1.x, st.row1.y, st.row1.z, st.row1.w};
+      // Every operand decoded before the first MMA: registers an MMA
+      // reads may not change until it has completed.
+      uint32_t lo0[4], lo1[4], hi0[4], hi1[4];
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        lo0[q] = lowCodes(r0[q]), lo1[q] = lowCodes(r1[q]);
+        hi0[q] = highCodes(r0[q]), hi1[q] = highCodes(r1[q]);
+      }
+      float d[4] = {0, 0, 0, 0};
+      asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+#pragma unroll
+      for (int q = 0; q < 4; ++q)
+        mma(d, lo0[q], lo1[q], hi0[q], hi1[q],
+            descriptor(bTiles + (first + j) * kStepBTileBytes + q * kChunkBytes,
+                       lbo, sbo),
+            q);
+      asm volatile("wgmma.commit_group.sync.aligned;");
+      asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+      // No read of the accumulators may move above the wait.
+      asm volatile(""
+                   : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])::"memory");
+      // Accumulator (row g, column 2t + i) is block 2t + i of this lane's
+      // 16 bytes: the blocks of its own scale bytes.
+      float2 sa0 = scales(st.scale0), sa1 = scales(st.scale1),
+             sb = scales(st.vectorScale);
+      sum0 += d[0] * (sa0.x * sb.x) + d[1] * (sa0.y * sb.y);
+      sum1 += d[2] * (sa1.x * sb.x) + d[3] * (sa1.y * sb.y);
+      // The step kStepsPerGroup ahead takes this one's registers.
+      if (first + kStepsPerGroup + j < steps)
+        load(first + kStepsPerGroup + j, st);
+    }
+  }
+  for (int m = 1; m < 4; m *= 2) {
+    sum0 += __shfl_xor_sync(0xffffffffu, sum0, m);
+    sum1 += __shfl_xor_sync(0xffffffffu, sum1, m);
+  }
+  if (t == 0) {
+    // Both operands were decoded times 2^-6.
+    c[row0] = __float2half(sum0 * 4096.0f);
+    c[row1] = __float2half(sum1 * 4096.0f);
+  }
+}
+
+static double e2m1(unsigned code) {
+  static const double magnitude[8] = {0, 0.5, 1, 1.5, 2, 3, 4, 6};
+  return (code & 8 ? -1 : 1) * magnitude[code & 7];
+}
+
+static double e4m3(unsigned bits) {
+  int e = (bits >> 3) & 15, m = bits & 7;
+  double v = e ? std::ldexp(1.0 + m / 8.0, e - 7) : std::ldexp(m / 8.0, -6);
+  return bits & 0x80 ? -v : v;
+}
+
+int main(int argc, char **argv) {
+  ShapeArgs args = parseShapeArgs(
+      argc, argv, "wgmma_probe",
+      "M a multiple of 64 and K a multiple of 512 up to 16384",
+      [](long m, long k) {
+        return m % kRowsPerCta == 0 && k % 512 == 0 && k <= 16384;
+      });
+  ColdTimer timer(args.clean);
+  CHECK(cudaFuncSetAttribute(gemv, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             16384 / 128 * kStepBTileBytes));
+  printf("# wgmma_probe: %d SMs, flush %s, median of %d, seed 1\n",
+         timer.smCount(), args.clean ? "clean" : "dirty", args.reps);
+  printf("# M K bytes lbo/sbo verified max-error microseconds\n");
+  for (const auto &shape : args.shapes) {
+    long m = shape.first, k = shape.second;
+    GemvBuffers buf(m, k, args.oneAllocation);
+    std::mt19937 rng(1);
+    // Scales of 0 .. 1.875 (exponent fields 0..7): f16 outputs stay finite.
+    auto scale = [&] { return (unsigned char)(rng() % 0x40); };
+    std::vector<unsigned char> ha(buf.aBytes()), hsfa(buf.sfaBytes()),
+        hb(buf.bBytes()), hsfb(buf.sfbBytes());
+    for (auto &x : ha)
+      x = (unsigned char)rng();
+    for (auto &x : hb)
+      x = (unsigned char)rng();
+    for (auto &x : hsfa)
+      x = scale();
+    for (auto &x : hsfb)
+      x = scale();
+    CHECK(cudaMemcpy(buf.a, ha.data(), ha.size(), cudaMemcpyHostToDevice));
+    CHECK(
+        cudaMemcpy(buf.sfa, hsfa.data(), hsfa.size(), cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(buf.b, hb.data(), hb.size(), cudaMemcpyHostToDevice));
+    CHECK(
+        cudaMemcpy(buf.sfb, hsfb.data(), hsfb.size(), cudaMemcpyHostToDevice));
+    std::vector<double> ref(m), bound(m);
+    for (long r = 0; r < m; ++r) {
+      for (long blk = 0; blk < k / 16; ++blk) {
+        double dot = 0, mag = 0;
+        for (long i = blk * 16; i < blk * 16 + 16; ++i) {
+          unsigned ca = ha[r * k / 2 + i / 2] >> (4 * (i % 2)) & 15;
+          unsigned cb = hb[i / 2] >> (4 * (i % 2)) & 15;
+          dot += e2m1(ca) * e2m1(cb);
+          mag += std::fabs(e2m1(ca) * e2m1(cb));
+        }
+        double s = e4m3(hsfa[r * k / 16 + blk]) * e4m3(hsfb[blk]);
+        ref[r] += s * dot;
+        bound[r] += s * mag;
+      }
+    }
+    size_t smem = size_t(k / 128) * kStepBTileBytes;
+    const uint32_t offsets[2][2] = {{128, 256}, {256, 128}};
+    for (const auto &o : offsets) {
+      auto launch = [&] {
+        gemv<<<m / kRowsPerCta, kThreads, smem>>>(
+            (const uint4 *)buf.a, (const unsigned short *)buf.sfa,
+            (const uint32_t *)buf.b, (const unsigned short *)buf.sfb, buf.c,
+            int(k), o[0], o[1]);
+      };
+      CHECK(cudaMemset(buf.c, 0xff, m * sizeof(__half))); // NaN poison
+      launch();
+      CHECK(cudaDeviceSynchronize());
+      std::vector<__half> hc(m);
+      CHECK(cudaMemcpy(hc.data(), buf.c, m * sizeof(__half),
+                       cudaMemcpyDeviceToHost));
+      double worst = 0;
+      bool ok = true;
+      for (long r = 0; r < m; ++r) {
+        double got = __half2float(hc[r]), err = std::fabs(got - ref[r]);
+        // Exact block dots, one f32 rounding a product and a sum of the
+        // k / 16 blocks, then one f16 rounding.
+        double tol = std::ldexp(double(k / 16 + 2), -23) * bound[r] +
+                     std::ldexp(std::fabs(ref[r]), -10) + std::ldexp(1.0, -24);
+        ok = ok && err <= tol; // NaN fails
+        worst = std::isnan(err) ? INFINITY : std::max(worst, err / tol);
+      }
+      printf("%ld %ld %zu %u/%u %s %.3g", m, k, buf.inputBytes(), o[0], o[1],
+             ok ? "pass" : "FAIL", worst);
+      if (ok)
+        printf(" %.3f", timer.median(args.reps, launch));
+      printf("\n");
+      fflush(stdout);
+    }
+  }
+  CHECK(cudaGetLastError());
+  return 0;
+}
