@@ -1,24 +1,27 @@
 // wgmma_probe: a one-vector NVFP4 GEMV (linear scales) whose products run
-// on Hopper's warpgroup tensor cores, to count and time a decode of about
-// 6 integer operations a word of a (docs/benchmarks.md, "What bounds it").
+// on Hopper's warpgroup tensor cores, to count and time a decode of 9
+// integer operations a word of a (docs/benchmarks.md, "What bounds it").
 //
 //   nvcc -O3 -gencode arch=compute_90a,code=sm_90a -o wgmma_probe \
 //       bench/suite/wgmma_probe.cu   # -arch=sm_90a also emits compute_90
-//   wgmma_probe [--flush clean|dirty] [--reps N] MxK...
+//   wgmma_probe [--warpgroups 1|2|4] [--flush clean|dirty] [--reps N] MxK...
 //
-// M a multiple of 64, K of 512 up to 16384. A CTA is one warpgroup and
-// owns 64 rows and all of K. Every e2m1 code maps onto an e4m3 byte by bit
-// moves, ((c & 7) << 2) | ((c & 8) << 4) (the value times 2^-6), four codes
-// of a word at once: the low nibbles of its bytes make one register of A,
-// the high nibbles another. wgmma.mma_async m64n8k32 e4m3 takes A from those
-// registers and B from shared memory, where the CTA has laid b out so that
-// column j of B holds only the values of NVFP4 block j of the step: after a
-// step's four MMAs, accumulator (row, j) is block j's exact dot product, and
-// each thread scales its four by sfa * sfb in f32. Lane (g, t) of warp w
-// reads rows 16 w + g and 16 w + g + 8, bytes 16 t .. 16 t + 15 of each
-// 64-byte step; the four lanes of a quad read the step's 64 bytes. Steps
-// are kept four in flight: a step's registers take the step four ahead
-// once its MMAs are done.
+// M a multiple of 64, K of 512 x warpgroups up to 16384 (steps of 128 values,
+// four in flight: -DWGMMA_PROBE_STEPS_PER_GROUP=N builds other depths, for
+// counting instructions). A CTA owns 64 rows; each of its warpgroups (default
+// 4) an equal slice of K, their sums added in order through shared memory.
+// Every e2m1 code maps onto an e4m3 byte by bit moves,
+// ((c & 7) << 2) | ((c & 8) << 4) (the value times 2^-6), four codes of a
+// word at once: the low nibbles of its bytes make one register of A, the high
+// nibbles another.
+// wgmma.mma_async m64n8k32 e4m3 takes A from those registers and B from shared
+// memory, where the CTA has laid b out so that column j of B holds only the
+// values of NVFP4 block j of the step: after a step's four MMAs, accumulator
+// (row, j) is block j's exact dot product, and each thread scales its four by
+// sfa * sfb in f32. Lane (g, t) of warp w reads rows 16 w + g and 16 w + g + 8,
+// bytes 16 t .. 16 t + 15 of each 64-byte step; the four lanes of a quad read
+// the step's 64 bytes. Steps are kept four in flight: a step's registers take
+// the step four ahead once its MMAs are done.
 //
 // It checks every row against a float64 reference (random codes, scales of
 // 0 .. 1.875, NaN-poisoned output), tries both readings of the B descriptor's
@@ -30,9 +33,10 @@
 #include <cuda_fp8.h>
 
 #include <cmath>
+#include <cstring>
 #include <random>
 
-constexpr int kThreads = 128, kRowsPerCta = 64;
+constexpr int kWarpgroupThreads = 128, kMaxWarpgroups = 4, kRowsPerCta = 64;
 #ifndef WGMMA_PROBE_STEPS_PER_GROUP
 #define WGMMA_PROBE_STEPS_PER_GROUP 4
 #endif
@@ -75,19 +79,20 @@ struct Step {
   unsigned short scale0, scale1, vectorScale;
 };
 
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kMaxWarpgroups *kWarpgroupThreads)
     gemv(const uint4 *a, const unsigned short *sfa, const uint32_t *b,
          const unsigned short *sfb, __half *c, int k, uint32_t lbo,
          uint32_t sbo) {
   extern __shared__ __align__(128) unsigned char bTiles[];
+  __shared__ float partials[kMaxWarpgroups][kRowsPerCta];
   int steps = k / 128, rowChunks = k / 32, scaleRow = k / 32;
   // B: for step s and chunk q, lane position t's codes sit at k positions
   // 4t..4t+3 (low nibbles) and 16+4t..16+4t+3 (high) of column 2t + q / 2.
   auto *words = reinterpret_cast<uint32_t *>(bTiles);
-  for (int i = threadIdx.x; i < steps * kStepBTileBytes / 4; i += kThreads)
+  for (int i = threadIdx.x; i < steps * kStepBTileBytes / 4; i += blockDim.x)
     words[i] = 0;
   __syncthreads();
-  for (int i = threadIdx.x; i < steps * 16; i += kThreads) {
+  for (int i = threadIdx.x; i < steps * 16; i += blockDim.x) {
     int s = i / 16, q = i / 4 % 4, t = i % 4, column = 2 * t + q / 2;
     uint32_t codes = b[16 * s + 4 * t + q];
     unsigned char *tile = bTiles + s * kStepBTileBytes + q * kChunkBytes;
@@ -98,22 +103,34 @@ __global__ void __launch_bounds__(kThreads)
   asm volatile("fence.proxy.async.shared::cta;");
   __syncthreads();
 
+  // Warpgroup wg takes the wg-th of equal slices of the steps.
+  int warpgroup = threadIdx.x / kWarpgroupThreads;
+  int perSlice = steps / (blockDim.x / kWarpgroupThreads);
+  int begin = warpgroup * perSlice;
   int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
-  size_t row0 = size_t(blockIdx.x) * kRowsPerCta + threadIdx.x / 32 * 16 + g;
+  int rowInCta = threadIdx.x % kWarpgroupThreads / 32 * 16 + g;
+  size_t row0 = size_t(blockIdx.x) * kRowsPerCta + rowInCta;
   size_t row1 = row0 + 8;
+  // Steps are counted from the slice's first (pointers moved there).
+  const uint4 *a0 = a + row0 * rowChunks + 4 * begin + t,
+              *a1 = a + row1 * rowChunks + 4 * begin + t;
+  const unsigned short *s0 = sfa + row0 * scaleRow + 4 * begin + t,
+                       *s1 = sfa + row1 * scaleRow + 4 * begin + t,
+                       *sv = sfb + 4 * begin + t;
+  const unsigned char *sliceTiles = bTiles + begin * kStepBTileBytes;
   auto load = [&](int s, Step &into) {
-    into.row0 = streamLoad(a + row0 * rowChunks + 4 * s + t);
-    into.row1 = streamLoad(a + row1 * rowChunks + 4 * s + t);
-    into.scale0 = sfa[row0 * scaleRow + 4 * s + t];
-    into.scale1 = sfa[row1 * scaleRow + 4 * s + t];
-    into.vectorScale = sfb[4 * s + t];
+    into.row0 = streamLoad(a0 + 4 * s);
+    into.row1 = streamLoad(a1 + 4 * s);
+    into.scale0 = s0[4 * s];
+    into.scale1 = s1[4 * s];
+    into.vectorScale = sv[4 * s];
   };
   Step ring[kStepsPerGroup];
 #pragma unroll
   for (int j = 0; j < kStepsPerGroup; ++j)
     load(j, ring[j]);
   float sum0 = 0, sum1 = 0;
-  for (int first = 0; first < steps; first += kStepsPerGroup) {
+  for (int first = 0; first < perSlice; first += kStepsPerGroup) {
 #pragma unroll
     for (int j = 0; j < kStepsPerGroup; ++j) {
       Step &st = ring[j];
@@ -132,7 +149,8 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
       for (int q = 0; q < 4; ++q)
         mma(d, lo0[q], lo1[q], hi0[q], hi1[q],
-            descriptor(bTiles + (first + j) * kStepBTileBytes + q * kChunkBytes,
+            descriptor(sliceTiles + (first + j) * kStepBTileBytes +
+                           q * kChunkBytes,
                        lbo, sbo),
             q);
       asm volatile("wgmma.commit_group.sync.aligned;");
@@ -147,7 +165,7 @@ __global__ void __launch_bounds__(kThreads)
       sum0 += d[0] * (sa0.x * sb.x) + d[1] * (sa0.y * sb.y);
       sum1 += d[2] * (sa1.x * sb.x) + d[3] * (sa1.y * sb.y);
       // The step kStepsPerGroup ahead takes this one's registers.
-      if (first + kStepsPerGroup + j < steps)
+      if (first + kStepsPerGroup + j < perSlice)
         load(first + kStepsPerGroup + j, st);
     }
   }
@@ -156,9 +174,17 @@ __global__ void __launch_bounds__(kThreads)
     sum1 += __shfl_xor_sync(0xffffffffu, sum1, m);
   }
   if (t == 0) {
+    partials[warpgroup][rowInCta] = sum0;
+    partials[warpgroup][rowInCta + 8] = sum1;
+  }
+  __syncthreads();
+  if (threadIdx.x < kRowsPerCta) {
+    float sum = 0;
+    for (int w = 0; w < int(blockDim.x / kWarpgroupThreads); ++w)
+      sum += partials[w][threadIdx.x];
     // Both operands were decoded times 2^-6.
-    c[row0] = __float2half(sum0 * 4096.0f);
-    c[row1] = __float2half(sum1 * 4096.0f);
+    c[size_t(blockIdx.x) * kRowsPerCta + threadIdx.x] =
+        __float2half(sum * 4096.0f);
   }
 }
 
@@ -174,17 +200,34 @@ static double e4m3(unsigned bits) {
 }
 
 int main(int argc, char **argv) {
+  // --warpgroups is this tool's own; the rest are the suite tools' arguments.
+  int warpgroups = kMaxWarpgroups;
+  std::vector<char *> rest = {argv[0]};
+  for (int i = 1; i < argc; ++i) {
+    if (!strcmp(argv[i], "--warpgroups") && i + 1 < argc)
+      warpgroups = atoi(argv[++i]);
+    else
+      rest.push_back(argv[i]);
+  }
+  if (warpgroups != 1 && warpgroups != 2 && warpgroups != 4) {
+    fprintf(stderr, "wgmma_probe: --warpgroups must be 1, 2 or 4\n");
+    return 2;
+  }
   ShapeArgs args = parseShapeArgs(
-      argc, argv, "wgmma_probe",
-      "M a multiple of 64 and K a multiple of 512 up to 16384",
-      [](long m, long k) {
-        return m % kRowsPerCta == 0 && k % 512 == 0 && k <= 16384;
+      int(rest.size()), rest.data(), "wgmma_probe",
+      "M a multiple of 64 and K a multiple of 512 x warpgroups up to 16384",
+      [&](long m, long k) {
+        // Whole groups of steps in every slice.
+        return m % kRowsPerCta == 0 &&
+               k % (128 * kStepsPerGroup * warpgroups) == 0 && k <= 16384;
       });
   ColdTimer timer(args.clean);
   CHECK(cudaFuncSetAttribute(gemv, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              16384 / 128 * kStepBTileBytes));
-  printf("# wgmma_probe: %d SMs, flush %s, median of %d, seed 1\n",
-         timer.smCount(), args.clean ? "clean" : "dirty", args.reps);
+  printf("# wgmma_probe: %d SMs, flush %s, median of %d, seed 1, %d "
+         "warpgroups a CTA\n",
+         timer.smCount(), args.clean ? "clean" : "dirty", args.reps,
+         warpgroups);
   printf("# M K bytes lbo/sbo verified max-error microseconds\n");
   for (const auto &shape : args.shapes) {
     long m = shape.first, k = shape.second;
@@ -227,7 +270,7 @@ int main(int argc, char **argv) {
     const uint32_t offsets[2][2] = {{128, 256}, {256, 128}};
     for (const auto &o : offsets) {
       auto launch = [&] {
-        gemv<<<m / kRowsPerCta, kThreads, smem>>>(
+        gemv<<<m / kRowsPerCta, warpgroups * kWarpgroupThreads, smem>>>(
             (const uint4 *)buf.a, (const unsigned short *)buf.sfa,
             (const uint32_t *)buf.b, (const unsigned short *)buf.sfb, buf.c,
             int(k), o[0], o[1]);
