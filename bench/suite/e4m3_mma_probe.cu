@@ -143,17 +143,6 @@ __global__ void __launch_bounds__(Warps * 32)
 using Kernel = void (*)(const uint4 *, const uint2 *, const uint4 *,
                         const uint2 *, __half *, float);
 
-static double e2m1(unsigned code) {
-  static const double mag[8] = {0, 0.5, 1, 1.5, 2, 3, 4, 6};
-  return (code & 8 ? -1 : 1) * mag[code & 7];
-}
-
-static double e4m3(unsigned byte) {
-  int e = (byte >> 3) & 15, m = byte & 7;
-  double v = e ? std::ldexp(1 + m / 8.0, e - 7) : std::ldexp(m / 8.0, -6);
-  return byte & 0x80 ? -v : v;
-}
-
 int main(int argc, char **argv) {
   ShapeArgs args = parseShapeArgs(
       argc, argv, "e4m3_mma_probe",
@@ -171,44 +160,19 @@ int main(int argc, char **argv) {
   for (const auto &shape : args.shapes) {
     long m = shape.first, k = shape.second;
     GemvBuffers buf(m, k);
-    size_t rowBytes = buf.bBytes(), aBytes = buf.aBytes(),
-           sBytes = buf.sfaBytes();
     // Codes of every value; scales 2^-6..2^2 (e4m3 exponents 1..9).
     std::mt19937 rng(seed);
-    std::vector<unsigned char> ha(aBytes), hsa(sBytes), hb(rowBytes),
-        hsb(buf.sfbBytes());
-    for (auto &x : ha)
-      x = rng() & 0xff;
-    for (auto &x : hb)
-      x = rng() & 0xff;
-    for (auto *v : {&hsa, &hsb})
-      for (auto &x : *v)
-        x = (1 + rng() % 9) << 3 | (rng() & 7);
+    RandomGemv in(buf, rng, [](std::mt19937 &r) {
+      return (unsigned char)((1 + r() % 9) << 3 | (r() & 7));
+    });
     float alpha = 0.75f;
-    CHECK(cudaMemcpy(buf.a, ha.data(), aBytes, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(buf.sfa, hsa.data(), sBytes, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(buf.b, hb.data(), rowBytes, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(buf.sfb, hsb.data(), buf.sfbBytes(),
-                     cudaMemcpyHostToDevice));
-    // The reference and the bound of its f16 result, row by row.
-    std::vector<double> want(m), bound(m);
+    // The reference and the bound of its f16 result, row by row: half an
+    // f16 ulp of the result, plus the f32 sums' error.
+    std::vector<double> want, magnitude, bound(m);
+    in.reference(m, k, want, magnitude);
     for (long r = 0; r < m; ++r) {
-      double sum = 0, mag = 0;
-      for (size_t blk = 0; blk < rowBytes / 8; ++blk) {
-        double dot = 0;
-        for (int i = 0; i < 16; ++i) {
-          size_t byte = blk * 8 + i / 2;
-          unsigned ca = ha[r * rowBytes + byte] >> (4 * (i & 1)) & 15;
-          unsigned cb = hb[byte] >> (4 * (i & 1)) & 15;
-          dot += e2m1(ca) * e2m1(cb);
-        }
-        double t = dot * e4m3(hsa[r * rowBytes / 8 + blk]) * e4m3(hsb[blk]);
-        sum += t;
-        mag += std::fabs(t);
-      }
-      // Half an f16 ulp of the result, plus the f32 sums' error.
-      want[r] = alpha * sum;
-      bound[r] = std::fabs(want[r]) * 1e-3 + alpha * mag * 1e-6;
+      want[r] *= alpha;
+      bound[r] = std::fabs(want[r]) * 1e-3 + alpha * magnitude[r] * 1e-6;
     }
     // Each lane loads 8 chunks of a, as the generated one-pass kernels'
     // threads do: 16-row tiles with the CTA's warps splitting K, or

@@ -1,5 +1,6 @@
 // The device buffers of a one-batch NVFP4 GEMV with linear scales, M x K,
-// for the suite's stand-alone CUDA tools (gemv_anatomy, e4m3_mma_probe).
+// for the suite's stand-alone CUDA tools (gemv_anatomy, walk_anatomy and the
+// MMA probes), and the self-checking probes' random inputs and reference.
 #ifndef NVFP4_BENCH_SUITE_GEMV_BUFFERS_CUH
 #define NVFP4_BENCH_SUITE_GEMV_BUFFERS_CUH
 
@@ -7,6 +8,8 @@
 
 #include <cuda_fp16.h>
 
+#include <cmath>
+#include <random>
 #include <vector>
 
 /// a (two e2m1 codes a byte), sfa (one e4m3 scale a 16 values), b, sfb and
@@ -55,6 +58,62 @@ struct GemvBuffers {
   /// What a GEMV reads.
   size_t inputBytes() const {
     return aBytes() + sfaBytes() + bBytes() + sfbBytes();
+  }
+};
+
+/// The value of an e2m1 code and of an e4m3 byte, for the tools' float64
+/// references.
+inline double hostE2M1(unsigned code) {
+  static const double magnitude[8] = {0, 0.5, 1, 1.5, 2, 3, 4, 6};
+  return (code & 8 ? -1 : 1) * magnitude[code & 7];
+}
+inline double hostE4M3(unsigned bits) {
+  int e = (bits >> 3) & 15, m = bits & 7;
+  double v = e ? std::ldexp(1.0 + m / 8.0, e - 7) : std::ldexp(m / 8.0, -6);
+  return bits & 0x80 ? -v : v;
+}
+
+/// Seeded random inputs of a self-checking tool, on the host and copied to
+/// the device: every e2m1 code (a byte of random bits), scales from
+/// `scale(rng)`; and the float64 reference of each row.
+struct RandomGemv {
+  std::vector<unsigned char> a, sfa, b, sfb;
+
+  template <class Scale>
+  RandomGemv(const GemvBuffers &buf, std::mt19937 &rng, Scale scale)
+      : a(buf.aBytes()), sfa(buf.sfaBytes()), b(buf.bBytes()),
+        sfb(buf.sfbBytes()) {
+    for (auto *codes : {&a, &b})
+      for (auto &x : *codes)
+        x = (unsigned char)rng();
+    for (auto *scales : {&sfa, &sfb})
+      for (auto &x : *scales)
+        x = scale(rng);
+    CHECK(cudaMemcpy(buf.a, a.data(), a.size(), cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(buf.sfa, sfa.data(), sfa.size(), cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(buf.b, b.data(), b.size(), cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(buf.sfb, sfb.data(), sfb.size(), cudaMemcpyHostToDevice));
+  }
+
+  /// Row r's exact value and the sum of its products' magnitudes (each
+  /// times its block's scales), the scale of its rounding errors.
+  void reference(long m, long k, std::vector<double> &value,
+                 std::vector<double> &magnitude) const {
+    value.assign(m, 0.0);
+    magnitude.assign(m, 0.0);
+    for (long r = 0; r < m; ++r)
+      for (long block = 0; block < k / 16; ++block) {
+        double dot = 0, size = 0;
+        for (long i = block * 16; i < block * 16 + 16; ++i) {
+          double p = hostE2M1(a[(r * k + i) / 2] >> (4 * (i % 2)) & 15) *
+                     hostE2M1(b[i / 2] >> (4 * (i % 2)) & 15);
+          dot += p;
+          size += std::fabs(p);
+        }
+        double s = hostE4M3(sfa[r * k / 16 + block]) * hostE4M3(sfb[block]);
+        value[r] += s * dot;
+        magnitude[r] += std::fabs(s) * size;
+      }
   }
 };
 

@@ -188,17 +188,6 @@ __global__ void __launch_bounds__(kMaxWarpgroups *kWarpgroupThreads)
   }
 }
 
-static double e2m1(unsigned code) {
-  static const double magnitude[8] = {0, 0.5, 1, 1.5, 2, 3, 4, 6};
-  return (code & 8 ? -1 : 1) * magnitude[code & 7];
-}
-
-static double e4m3(unsigned bits) {
-  int e = (bits >> 3) & 15, m = bits & 7;
-  double v = e ? std::ldexp(1.0 + m / 8.0, e - 7) : std::ldexp(m / 8.0, -6);
-  return bits & 0x80 ? -v : v;
-}
-
 int main(int argc, char **argv) {
   // --warpgroups is this tool's own; the rest are the suite tools' arguments.
   int warpgroups = kMaxWarpgroups;
@@ -234,38 +223,9 @@ int main(int argc, char **argv) {
     GemvBuffers buf(m, k, args.oneAllocation);
     std::mt19937 rng(1);
     // Scales of 0 .. 1.875 (exponent fields 0..7): f16 outputs stay finite.
-    auto scale = [&] { return (unsigned char)(rng() % 0x40); };
-    std::vector<unsigned char> ha(buf.aBytes()), hsfa(buf.sfaBytes()),
-        hb(buf.bBytes()), hsfb(buf.sfbBytes());
-    for (auto &x : ha)
-      x = (unsigned char)rng();
-    for (auto &x : hb)
-      x = (unsigned char)rng();
-    for (auto &x : hsfa)
-      x = scale();
-    for (auto &x : hsfb)
-      x = scale();
-    CHECK(cudaMemcpy(buf.a, ha.data(), ha.size(), cudaMemcpyHostToDevice));
-    CHECK(
-        cudaMemcpy(buf.sfa, hsfa.data(), hsfa.size(), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(buf.b, hb.data(), hb.size(), cudaMemcpyHostToDevice));
-    CHECK(
-        cudaMemcpy(buf.sfb, hsfb.data(), hsfb.size(), cudaMemcpyHostToDevice));
-    std::vector<double> ref(m), bound(m);
-    for (long r = 0; r < m; ++r) {
-      for (long blk = 0; blk < k / 16; ++blk) {
-        double dot = 0, mag = 0;
-        for (long i = blk * 16; i < blk * 16 + 16; ++i) {
-          unsigned ca = ha[r * k / 2 + i / 2] >> (4 * (i % 2)) & 15;
-          unsigned cb = hb[i / 2] >> (4 * (i % 2)) & 15;
-          dot += e2m1(ca) * e2m1(cb);
-          mag += std::fabs(e2m1(ca) * e2m1(cb));
-        }
-        double s = e4m3(hsfa[r * k / 16 + blk]) * e4m3(hsfb[blk]);
-        ref[r] += s * dot;
-        bound[r] += s * mag;
-      }
-    }
+    RandomGemv in(buf, rng, [](std::mt19937 &r) { return r() % 0x40; });
+    std::vector<double> ref, bound;
+    in.reference(m, k, ref, bound);
     size_t smem = size_t(k / 128) * kStepBTileBytes;
     const uint32_t offsets[2][2] = {{128, 256}, {256, 128}};
     for (const auto &o : offsets) {
