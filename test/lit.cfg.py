@@ -52,20 +52,16 @@ tools = ["nvfp4-opt", "nvfp4-run", "nvfp4-cpu-check", "nvfp4-sim-check", "nvfp4-
          ToolSubst("%python", command=shutil.which("python3") or "python3")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
-# Tests that need the CUDA assembler are skipped, not failed, without it.
-ptxas = shutil.which("ptxas") or (
-    "/usr/local/cuda/bin/ptxas"
-    if os.path.exists("/usr/local/cuda/bin/ptxas") else None)
-if ptxas:
-    config.available_features.add("ptxas")
-    config.substitutions.append(("%ptxas", ptxas))
-# The benchmark tools in CUDA (bench/suite/*.cu) are compiled, not run.
-nvcc = shutil.which("nvcc") or (
-    "/usr/local/cuda/bin/nvcc"
-    if os.path.exists("/usr/local/cuda/bin/nvcc") else None)
-if nvcc:
-    config.available_features.add("nvcc")
-    config.substitutions.append(("%nvcc", nvcc))
+# Tests that need the CUDA assembler (ptxas), or the CUDA compiler (nvcc,
+# for the benchmark tools in CUDA, compiled, not run), are skipped, not
+# failed, without it.
+for cuda_tool in ("ptxas", "nvcc"):
+    path = shutil.which(cuda_tool) or (
+        "/usr/local/cuda/bin/" + cuda_tool
+        if os.path.exists("/usr/local/cuda/bin/" + cuda_tool) else None)
+    if path:
+        config.available_features.add(cuda_tool)
+        config.substitutions.append(("%" + cuda_tool, path))
 
 # The no-driver path of nvfp4-run is testable only where no GPU is usable.
 import ctypes

@@ -117,4 +117,16 @@ struct RandomGemv {
   }
 };
 
+/// The output of one run of `launch` whose output was NaN before it.
+template <class Launch>
+std::vector<__half> poisonedRun(const GemvBuffers &buf, Launch launch) {
+  CHECK(cudaMemset(buf.c, 0xff, buf.m * sizeof(__half)));
+  launch();
+  CHECK(cudaDeviceSynchronize());
+  std::vector<__half> c(buf.m);
+  CHECK(cudaMemcpy(c.data(), buf.c, c.size() * sizeof(__half),
+                   cudaMemcpyDeviceToHost));
+  return c;
+}
+
 #endif // NVFP4_BENCH_SUITE_GEMV_BUFFERS_CUH
