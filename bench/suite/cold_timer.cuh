@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -98,9 +99,9 @@ private:
 };
 
 /// The command line of the tools that take shapes: [--flush clean|dirty]
-/// [--reps N] MxK..., each shape accepted by `valid(m, k)`; anything else
-/// ends the program with a one-line message (`rule` says what a shape must
-/// be) and status 2.
+/// [--reps N] [--one-allocation] [OWN] MxK..., each shape accepted by
+/// `valid(m, k)`; anything else ends the program with a one-line message
+/// (`rule` says what a shape must be) and status 2.
 struct ShapeArgs {
   bool clean = true;
   int reps = 100;
@@ -110,9 +111,37 @@ struct ShapeArgs {
   std::vector<std::pair<long, long>> shapes;
 };
 
+/// A tool's own option `--name V`, V one of `allowed`; `value` holds the
+/// default until the command line is read, which is done before any shape
+/// is validated (a shape's rule may depend on it).
+struct OwnOption {
+  const char *name;
+  std::vector<int> allowed;
+  int value;
+};
+
 template <class Valid>
 ShapeArgs parseShapeArgs(int argc, char **argv, const char *tool,
-                         const char *rule, Valid valid) {
+                         const char *rule, Valid valid,
+                         OwnOption *own = nullptr) {
+  std::string ownUsage;
+  if (own) {
+    std::string choices;
+    for (int v : own->allowed)
+      choices += (choices.empty() ? "" : "|") + std::to_string(v);
+    ownUsage = std::string(" [") + own->name + " " + choices + "]";
+    for (int i = 1; i + 1 < argc; ++i) {
+      if (strcmp(argv[i], own->name))
+        continue;
+      own->value = atoi(argv[i + 1]);
+      if (std::find(own->allowed.begin(), own->allowed.end(), own->value) ==
+          own->allowed.end()) {
+        fprintf(stderr, "%s: %s must be %s\n", tool, own->name,
+                choices.c_str());
+        exit(2);
+      }
+    }
+  }
   ShapeArgs args;
   for (int i = 1; i < argc; ++i) {
     long m, k;
@@ -123,6 +152,8 @@ ShapeArgs parseShapeArgs(int argc, char **argv, const char *tool,
       args.oneAllocation = true;
     } else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
       args.reps = atoi(argv[++i]);
+    } else if (own && !strcmp(argv[i], own->name) && i + 1 < argc) {
+      ++i; // read above
     } else if (sscanf(argv[i], "%ldx%ld%c", &m, &k, &rest) == 2 && m > 0 &&
                valid(m, k)) {
       args.shapes.push_back({m, k});
@@ -134,8 +165,8 @@ ShapeArgs parseShapeArgs(int argc, char **argv, const char *tool,
   if (args.shapes.empty() || args.reps < 10) {
     fprintf(stderr,
             "usage: %s [--flush clean|dirty] [--reps N>=10] "
-            "[--one-allocation] MxK...\n",
-            tool);
+            "[--one-allocation]%s MxK...\n",
+            tool, ownUsage.c_str());
     exit(2);
   }
   return args;

@@ -2,7 +2,7 @@
 // cost, under the protocol of nvfp4-run --bench (cold L2 before every
 // repetition, events around the kernel alone, median).
 //
-//   walk_anatomy [--split S] [--flush clean|dirty] [--reps N] MxK...
+//   walk_anatomy [--split 1|2|4] [--flush clean|dirty] [--reps N] MxK...
 //
 // For NVFP4-linear shapes (K a multiple of 1024: whole steps of 32 lanes x
 // 16 bytes), kernels with the geometry of the generated step loop (128
@@ -19,8 +19,6 @@
 // the gap between "+scales" and the read-once ceiling is the walk's, the
 // slope in W what the work after the data costs.
 #include "gemv_buffers.cuh"
-
-#include <cstring>
 
 constexpr int kRowsPerThread = 4, kLanes = 32, kThreads = 128;
 
@@ -94,28 +92,20 @@ using Kernel = void (*)(const uint4 *, const unsigned short *, const uint4 *,
                         const unsigned short *, int, int, unsigned *);
 
 int main(int argc, char **argv) {
-  // --split is this tool's own; the rest are the suite tools' arguments.
-  int split = 4;
-  std::vector<char *> rest = {argv[0]};
-  for (int i = 1; i < argc; ++i) {
-    if (!strcmp(argv[i], "--split") && i + 1 < argc)
-      split = atoi(argv[++i]);
-    else
-      rest.push_back(argv[i]);
-  }
-  if (split != 1 && split != 2 && split != 4) {
-    fprintf(stderr, "walk_anatomy: --split must be 1, 2 or 4\n");
-    return 2;
-  }
-  int rowsPerCta = kThreads / kLanes / split * kRowsPerThread;
+  OwnOption split{"--split", {1, 2, 4}, 4};
   ShapeArgs args = parseShapeArgs(
-      int(rest.size()), rest.data(), "walk_anatomy",
+      argc, argv, "walk_anatomy",
       "K a multiple of 1024 and M of the CTA's rows (16 / split)",
-      [&](long m, long k) { return k % 1024 == 0 && m % rowsPerCta == 0; });
+      [&](long m, long k) {
+        return k % 1024 == 0 && m % (16 / split.value) == 0;
+      },
+      &split);
+  int rowsPerCta = kThreads / kLanes / split.value * kRowsPerThread;
   ColdTimer timer(args.clean);
   printf("# walk_anatomy: %d SMs, flush %s, median of %d, microseconds, "
          "split %d\n",
-         timer.smCount(), args.clean ? "clean" : "dirty", args.reps, split);
+         timer.smCount(), args.clean ? "clean" : "dirty", args.reps,
+         split.value);
   printf("# M K bytes a +scales +work2 +work4 +work8 +work4,2steps\n");
   Kernel kernels[] = {walk<false, 0, 1>, walk<true, 0, 1>, walk<true, 2, 1>,
                       walk<true, 4, 1>,  walk<true, 8, 1>, walk<true, 4, 2>};
@@ -132,7 +122,7 @@ int main(int argc, char **argv) {
         kernel<<<m / rowsPerCta, kThreads>>>(
             (const uint4 *)buf.a, (const unsigned short *)buf.sfa,
             (const uint4 *)buf.b, (const unsigned short *)buf.sfb, int(k / 32),
-            split, timer.sinkWord());
+            split.value, timer.sinkWord());
       }));
     printf("\n");
     fflush(stdout);

@@ -33,7 +33,6 @@
 #include <cuda_fp8.h>
 
 #include <cmath>
-#include <cstring>
 #include <random>
 
 constexpr int kWarpgroupThreads = 128, kMaxWarpgroups = 4, kRowsPerCta = 64;
@@ -189,34 +188,23 @@ __global__ void __launch_bounds__(kMaxWarpgroups *kWarpgroupThreads)
 }
 
 int main(int argc, char **argv) {
-  // --warpgroups is this tool's own; the rest are the suite tools' arguments.
-  int warpgroups = kMaxWarpgroups;
-  std::vector<char *> rest = {argv[0]};
-  for (int i = 1; i < argc; ++i) {
-    if (!strcmp(argv[i], "--warpgroups") && i + 1 < argc)
-      warpgroups = atoi(argv[++i]);
-    else
-      rest.push_back(argv[i]);
-  }
-  if (warpgroups != 1 && warpgroups != 2 && warpgroups != 4) {
-    fprintf(stderr, "wgmma_probe: --warpgroups must be 1, 2 or 4\n");
-    return 2;
-  }
+  OwnOption warpgroups{"--warpgroups", {1, 2, 4}, kMaxWarpgroups};
   ShapeArgs args = parseShapeArgs(
-      int(rest.size()), rest.data(), "wgmma_probe",
+      argc, argv, "wgmma_probe",
       "M a multiple of 64 and K a multiple of 512 x warpgroups up to 16384",
       [&](long m, long k) {
         // Whole groups of steps in every slice.
         return m % kRowsPerCta == 0 &&
-               k % (128 * kStepsPerGroup * warpgroups) == 0 && k <= 16384;
-      });
+               k % (128 * kStepsPerGroup * warpgroups.value) == 0 && k <= 16384;
+      },
+      &warpgroups);
   ColdTimer timer(args.clean);
   CHECK(cudaFuncSetAttribute(gemv, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              16384 / 128 * kStepBTileBytes));
   printf("# wgmma_probe: %d SMs, flush %s, median of %d, seed 1, %d "
          "warpgroups a CTA\n",
          timer.smCount(), args.clean ? "clean" : "dirty", args.reps,
-         warpgroups);
+         warpgroups.value);
   printf("# M K bytes lbo/sbo verified max-error microseconds\n");
   for (const auto &shape : args.shapes) {
     long m = shape.first, k = shape.second;
@@ -230,7 +218,7 @@ int main(int argc, char **argv) {
     const uint32_t offsets[2][2] = {{128, 256}, {256, 128}};
     for (const auto &o : offsets) {
       auto launch = [&] {
-        gemv<<<m / kRowsPerCta, warpgroups * kWarpgroupThreads, smem>>>(
+        gemv<<<m / kRowsPerCta, warpgroups.value * kWarpgroupThreads, smem>>>(
             (const uint4 *)buf.a, (const unsigned short *)buf.sfa,
             (const uint32_t *)buf.b, (const unsigned short *)buf.sfb, buf.c,
             int(k), o[0], o[1]);
