@@ -16,21 +16,12 @@
 // kernel's. The CTA's warps split K. Each kernel is checked against a
 // float64 host reference (seeded codes and scales over their whole range,
 // outputs poisoned first) and timed under the protocol of nvfp4-run --bench.
+#include "decode_ops.cuh"
 #include "gemv_buffers.cuh"
-
-#include <cuda_fp8.h>
 
 #include <cmath>
 #include <cstring>
 #include <random>
-
-/// Two words of e4m3 bytes (2^-6 times the values) of the even and the odd
-/// codes of `w`.
-__device__ __forceinline__ uint2 toE4M3(unsigned w) {
-  unsigned even = ((w << 2) & 0x1C1C1C1Cu) | ((w << 4) & 0x80808080u);
-  unsigned odd = ((w >> 2) & 0x1C1C1C1Cu) | (w & 0x80808080u);
-  return {even, odd};
-}
 
 __device__ __forceinline__ void mma(float (&d)[4], uint2 aRow, uint2 aRow8,
                                     uint2 b) {
@@ -44,9 +35,7 @@ __device__ __forceinline__ void mma(float (&d)[4], uint2 aRow, uint2 aRow8,
 /// The two f32 scales at bytes `sel` (two byte indices of an 8-byte word).
 __device__ __forceinline__ float2 scalePair(uint2 bytes, unsigned sel) {
   unsigned pair = __byte_perm(bytes.x, bytes.y, sel);
-  __half2_raw h = __nv_cvt_fp8x2_to_halfraw2(
-      __nv_fp8x2_storage_t(pair & 0xffff), __NV_E4M3);
-  return __half22float2(__half2(h));
+  return e4m3PairToFloat2((unsigned short)(pair & 0xffff));
 }
 
 /// Steps: 64-byte steps a warp walks; Warps: warps of a CTA splitting K;

@@ -29,6 +29,7 @@
 // generated kernel is the decode, the gap between "a" and read_once the
 // geometry, and the slope in W what each instruction a byte costs once the data
 // is there.
+#include "decode_ops.cuh"
 #include "gemv_buffers.cuh"
 
 #include <cstring>
@@ -92,8 +93,7 @@ __global__ void __launch_bounds__(kThreads)
         int x = int(w);
 #pragma unroll
         for (int i = 0; i < Work; ++i)
-          x = __dp4a(int(__byte_perm(0x03020100u, 0x0C080604u, unsigned(x))),
-                     int(w), x);
+          x = decodeRound(x, w);
         acc[r] += unsigned(x);
       }
       if (M != A)

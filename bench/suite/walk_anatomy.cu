@@ -18,6 +18,7 @@
 // None of them computes the GEMV (docs/benchmarks.md, "What bounds it"):
 // the gap between "+scales" and the read-once ceiling is the walk's, the
 // slope in W what the work after the data costs.
+#include "decode_ops.cuh"
 #include "gemv_buffers.cuh"
 
 constexpr int kRowsPerThread = 4, kLanes = 32, kThreads = 128;
@@ -28,8 +29,7 @@ __device__ __forceinline__ unsigned work(uint4 v, uint4 bv, unsigned acc) {
     int x = int(w);
 #pragma unroll
     for (int i = 0; i < Work; ++i)
-      x = __dp4a(int(__byte_perm(0x03020100u, 0x0C080604u, unsigned(x))),
-                 int(w), x);
+      x = decodeRound(x, w);
     acc += unsigned(x);
   }
   return acc;

@@ -10,10 +10,9 @@
 // four in flight: -DWGMMA_PROBE_STEPS_PER_GROUP=N builds other depths, for
 // counting instructions). A CTA owns 64 rows; each of its warpgroups (default
 // 4) an equal slice of K, their sums added in order through shared memory.
-// Every e2m1 code maps onto an e4m3 byte by bit moves,
-// ((c & 7) << 2) | ((c & 8) << 4) (the value times 2^-6), four codes of a
-// word at once: the low nibbles of its bytes make one register of A, the high
-// nibbles another.
+// Every e2m1 code maps onto an e4m3 byte by bit moves (toE4M3,
+// decode_ops.cuh), four codes of a word at once: the low nibbles of its
+// bytes make one register of A, the high nibbles another.
 // wgmma.mma_async m64n8k32 e4m3 takes A from those registers and B from shared
 // memory, where the CTA has laid b out so that column j of B holds only the
 // values of NVFP4 block j of the step: after a step's four MMAs, accumulator
@@ -29,9 +28,8 @@
 // one that verifies; its status is 1 when neither does for some shape.
 // Assembled for sm_90a; its SASS instructions a step are counted in
 // docs/benchmarks.md.
+#include "decode_ops.cuh"
 #include "gemv_buffers.cuh"
-
-#include <cuda_fp8.h>
 
 #include <cmath>
 #include <random>
@@ -43,13 +41,6 @@ constexpr int kWarpgroupThreads = 128, kMaxWarpgroups = 4, kRowsPerCta = 64;
 constexpr int kStepsPerGroup = WGMMA_PROBE_STEPS_PER_GROUP;
 // One k32 chunk's B (K 32 x N 8, e4m3): two 8 x 16-byte core matrices.
 constexpr int kChunkBytes = 256, kStepBTileBytes = 4 * kChunkBytes;
-
-__device__ __forceinline__ uint32_t lowCodes(uint32_t x) {
-  return ((x & 0x07070707u) << 2) | ((x & 0x08080808u) << 4);
-}
-__device__ __forceinline__ uint32_t highCodes(uint32_t x) {
-  return ((x >> 2) & 0x1C1C1C1Cu) | (x & 0x80808080u);
-}
 
 __device__ __forceinline__ uint64_t descriptor(const void *smem, uint32_t lbo,
                                                uint32_t sbo) {
@@ -67,11 +58,6 @@ __device__ __forceinline__ void mma(float (&d)[4], uint32_t a0, uint32_t a1,
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc),
                  "r"(accumulate));
-}
-
-/// The two e4m3 scales of a 2-byte load (low byte first) in f32.
-__device__ __forceinline__ float2 scales(unsigned short bits) {
-  return __half22float2(__half2(__nv_cvt_fp8x2_to_halfraw2(bits, __NV_E4M3)));
 }
 
 struct Step {
@@ -94,11 +80,10 @@ __global__ void __launch_bounds__(kMaxWarpgroups *kWarpgroupThreads)
   __syncthreads();
   for (int i = threadIdx.x; i < steps * 16; i += blockDim.x) {
     int s = i / 16, q = i / 4 % 4, t = i % 4, column = 2 * t + q / 2;
-    uint32_t codes = b[16 * s + 4 * t + q];
+    uint2 codes = toE4M3(b[16 * s + 4 * t + q]);
     unsigned char *tile = bTiles + s * kStepBTileBytes + q * kChunkBytes;
-    *reinterpret_cast<uint32_t *>(tile + column * 16 + 4 * t) = lowCodes(codes);
-    *reinterpret_cast<uint32_t *>(tile + 128 + column * 16 + 4 * t) =
-        highCodes(codes);
+    *reinterpret_cast<uint32_t *>(tile + column * 16 + 4 * t) = codes.x;
+    *reinterpret_cast<uint32_t *>(tile + 128 + column * 16 + 4 * t) = codes.y;
   }
   asm volatile("fence.proxy.async.shared::cta;");
   __syncthreads();
@@ -138,17 +123,15 @@ __global__ void __launch_bounds__(kMaxWarpgroups *kWarpgroupThreads)
       uint32_t r1[4] = {st.row1.x, st.row1.y, st.row1.z, st.row1.w};
       // Every operand decoded before the first MMA: registers an MMA
       // reads may not change until it has completed.
-      uint32_t lo0[4], lo1[4], hi0[4], hi1[4];
+      uint2 c0[4], c1[4];
 #pragma unroll
-      for (int q = 0; q < 4; ++q) {
-        lo0[q] = lowCodes(r0[q]), lo1[q] = lowCodes(r1[q]);
-        hi0[q] = highCodes(r0[q]), hi1[q] = highCodes(r1[q]);
-      }
+      for (int q = 0; q < 4; ++q)
+        c0[q] = toE4M3(r0[q]), c1[q] = toE4M3(r1[q]);
       float d[4] = {0, 0, 0, 0};
       asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
       for (int q = 0; q < 4; ++q)
-        mma(d, lo0[q], lo1[q], hi0[q], hi1[q],
+        mma(d, c0[q].x, c1[q].x, c0[q].y, c1[q].y,
             descriptor(sliceTiles + (first + j) * kStepBTileBytes +
                            q * kChunkBytes,
                        lbo, sbo),
@@ -160,8 +143,9 @@ __global__ void __launch_bounds__(kMaxWarpgroups *kWarpgroupThreads)
                    : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])::"memory");
       // Accumulator (row g, column 2t + i) is block 2t + i of this lane's
       // 16 bytes: the blocks of its own scale bytes.
-      float2 sa0 = scales(st.scale0), sa1 = scales(st.scale1),
-             sb = scales(st.vectorScale);
+      float2 sa0 = e4m3PairToFloat2(st.scale0),
+             sa1 = e4m3PairToFloat2(st.scale1),
+             sb = e4m3PairToFloat2(st.vectorScale);
       sum0 += d[0] * (sa0.x * sb.x) + d[1] * (sa0.y * sb.y);
       sum1 += d[2] * (sa1.x * sb.x) + d[3] * (sa1.y * sb.y);
       // The step kStepsPerGroup ahead takes this one's registers.
