@@ -92,28 +92,65 @@ struct RowTerms {
   }
 };
 
+/// What the rows of a batch read alike, decoded once rather than per row:
+/// the 16 e2m1 values, the 256 scale values, every vector of b and (packed
+/// b) its scales.
+struct SharedOperands {
+  double codes[16], scales[256];
+  std::vector<double> b;   // [(l * N + n) * K + i]
+  std::vector<double> sfb; // [(l * N + n) * cols + kb], packed b only
+
+  SharedOperands(const GemvProblem &p, const uint8_t *bBytes,
+                 const uint8_t *sfbBytes) {
+    for (int c = 0; c < 16; ++c)
+      codes[c] = formats::decodeE2M1(c);
+    for (int bits = 0; bits < 256; ++bits)
+      scales[bits] = decodeScale(p.format, bits);
+    const int64_t cols = p.k / blockSize(p.format);
+    const bool packed = p.vector == VectorElement::E2M1;
+    b.resize(p.l * p.n * p.k);
+    if (packed)
+      sfb.resize(p.l * p.n * cols);
+    for (int64_t l = 0; l < p.l; ++l) {
+      for (int64_t n = 0; n < p.n; ++n) {
+        const int64_t vec = l * p.n + n;
+        for (int64_t i = 0; i < p.k; ++i)
+          b[vec * p.k + i] =
+              vectorValue(p, bBytes + l * vectorBatchBytes(p), n, i);
+        if (!packed)
+          continue;
+        const uint8_t *batch = sfbBytes + l * vectorScaleBatchBytes(p);
+        for (int64_t kb = 0; kb < cols; ++kb)
+          sfb[vec * cols + kb] =
+              scales[batch[scaleOffset(p.layout, n, kb, cols)]];
+      }
+    }
+  }
+};
+
 /// The operands of one output element (batch l, vector n, row m).
 struct Element {
   const GemvProblem &p;
-  const uint8_t *aRow, *sfaBatch, *bBatch, *sfbBatch;
-  int64_t n, m, cols;
+  const double *codes, *scales, *bValues, *sfbValues;
+  const uint8_t *aRow, *sfaBatch;
+  int64_t m, cols;
 
-  Element(const GemvProblem &p, const uint8_t *a, const uint8_t *sfa,
-          const uint8_t *b, const uint8_t *sfb, int64_t l, int64_t n, int64_t m)
-      : p(p), n(n), m(m), cols(p.k / blockSize(p.format)) {
+  Element(const GemvProblem &p, const SharedOperands &shared, const uint8_t *a,
+          const uint8_t *sfa, int64_t l, int64_t n, int64_t m)
+      : p(p), codes(shared.codes), scales(shared.scales), m(m),
+        cols(p.k / blockSize(p.format)) {
+    const int64_t vec = l * p.n + n;
+    bValues = shared.b.data() + vec * p.k;
+    sfbValues = shared.sfb.empty() ? nullptr : shared.sfb.data() + vec * cols;
     aRow = a + (l * p.m + m) * (p.k / 2);
     sfaBatch = sfa + l * scaleBatchBytes(p.layout, p.m, cols);
-    bBatch = b + l * vectorBatchBytes(p);
-    sfbBatch = sfb ? sfb + l * vectorScaleBatchBytes(p) : nullptr;
   }
-  double a(int64_t i) const { return formats::decodeE2M1(e2m1Code(aRow, i)); }
-  double b(int64_t i) const { return vectorValue(p, bBatch, n, i); }
+  double a(int64_t i) const { return codes[e2m1Code(aRow, i)]; }
+  double b(int64_t i) const { return bValues[i]; }
   double sfa(int64_t kb) const {
-    return decodeScale(p.format, sfaBatch[scaleOffset(p.layout, m, kb, cols)]);
+    return scales[sfaBatch[scaleOffset(p.layout, m, kb, cols)]];
   }
-  double sfb(int64_t kb) const {
-    return decodeScale(p.format, sfbBatch[scaleOffset(p.layout, n, kb, cols)]);
-  }
+  double sfb(int64_t kb) const { return sfbValues[kb]; }
 };
 
 /// Packed b: unit terms dot * sfa * sfb, the product dot * sfa in f32.
@@ -373,11 +410,12 @@ ref::expectAnyOrderGemv(const GemvProblem &p, const uint8_t *a,
   detail::checkGemvShape(p);
   // out[(l * N + n) * M + m]: each element on its own, as in gemvExact.
   std::vector<GemvExpectation> out(p.l * p.n * p.m);
+  const SharedOperands shared(p, b, sfb);
   parallelFor(int64_t(out.size()), detail::kReferenceGrainValues / p.k + 1,
               [&](int64_t begin, int64_t end) {
                 for (int64_t i = begin; i < end; ++i) {
                   auto [l, n, m] = detail::gemvElementIndex(p, i);
-                  Element x(p, a, sfa, b, sfb, l, n, m);
+                  Element x(p, shared, a, sfa, l, n, m);
                   RowTerms row = p.sums == GemvSums::Products ? productTerms(x)
                                  : p.vector == VectorElement::E2M1
                                      ? packedTerms(x)

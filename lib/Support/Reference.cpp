@@ -142,11 +142,13 @@ std::vector<double> ref::gemvExact(const GemvProblem &p, const uint8_t *a,
   const int64_t sfbBatch = vectorScaleBatchBytes(p);
   const bool packed = p.vector == VectorElement::E2M1;
 
-  // Decoded pairs per packed byte, so the inner loop is two multiplies.
-  double lo[256], hi[256];
+  // Decoded pairs per packed byte, so the inner loop is two multiplies, and
+  // decoded scale bytes.
+  double lo[256], hi[256], scales[256];
   for (int v = 0; v < 256; ++v) {
     lo[v] = formats::decodeE2M1(v & 0xF);
     hi[v] = formats::decodeE2M1(v >> 4);
+    scales[v] = decodeScale(p.format, v);
   }
 
   std::vector<double> c(p.l * p.n * p.m);
@@ -158,8 +160,8 @@ std::vector<double> ref::gemvExact(const GemvProblem &p, const uint8_t *a,
     const uint8_t *aRow = a + (l * p.m + m) * rowBytes;
     double acc = 0.0;
     for (int64_t kb = 0; kb < cols; ++kb) {
-      double sa = decodeScale(
-          p.format, sfa[l * sfaBatch + scaleOffset(p.layout, m, kb, cols)]);
+      double sa =
+          scales[sfa[l * sfaBatch + scaleOffset(p.layout, m, kb, cols)]];
       if (!packed) {
         // Value by value, as the CPU lowering adds: each term is exact.
         for (int64_t i = kb * bs; i < (kb + 1) * bs; ++i)
@@ -167,8 +169,8 @@ std::vector<double> ref::gemvExact(const GemvProblem &p, const uint8_t *a,
                  vectorValue(p, bBatchData, n, i);
         continue;
       }
-      double sb = decodeScale(
-          p.format, sfb[l * sfbBatch + scaleOffset(p.layout, n, kb, cols)]);
+      double sb =
+          scales[sfb[l * sfbBatch + scaleOffset(p.layout, n, kb, cols)]];
       // Products and block sums of e2m1 values are exact in double.
       double dot = 0.0;
       for (int64_t j = kb * bs / 2; j < (kb + 1) * bs / 2; ++j)
