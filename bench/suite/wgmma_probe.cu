@@ -51,7 +51,7 @@ constexpr int kChunkBytes = 256, kStepBTileBytes = 4 * kChunkBytes;
 // A k32 chunk's B descriptor, no swizzle: the two core matrices along K
 // 128 bytes apart (leading offset), the next 8 columns 256 bytes on (stride
 // offset; N is 8, so unused). Measured: the reading with the two swapped
-// faults on the H200 (docs/benchmarks.md, "What bounds it").
+// faults on the H200 (docs/benchmarks.md, item 36).
 constexpr uint32_t kLeadingOffset = 128, kStrideOffset = 256;
 
 __device__ __forceinline__ uint64_t descriptor(const void *smem) {
@@ -145,7 +145,7 @@ __global__ void __launch_bounds__(kMaxWarpgroups *kWarpgroupThreads)
   float d[kMmaInFlight][4] = {};
   unsigned short pending[3]; // scales of the step in flight
   float sum0 = 0, sum1 = 0;
-  // Adds accumulator set p, scaled by its step's scales.
+  // Adds a finished step's accumulators, scaled by its scales.
   auto retire = [&](float(&acc)[4], const unsigned short(&sc)[3]) {
     // Accumulator (row g, column 2t + i) is block 2t + i of this lane's
     // 16 bytes: the blocks of its own scale bytes.
