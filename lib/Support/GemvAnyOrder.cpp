@@ -58,6 +58,11 @@ int lowestBitExponent(double x) {
   return std::max(biased, 1) - 1075 + __builtin_ctzll(significand);
 }
 
+/// lowestBitExponent, or kNoBit for 0: a sum of two of these that
+/// involves a zero stays far above any exponent.
+constexpr int kNoBit = 1 << 20;
+int lowestBitOrNone(double x) { return x == 0 ? kNoBit : lowestBitExponent(x); }
+
 /// Whether every partial sum of values that are multiples of 2^lowest, of
 /// sum |value| `sumAbs`, is an f32 (no rounding, no underflow).
 bool sumsExactInF32(double sumAbs, int lowest) {
@@ -99,18 +104,25 @@ struct SharedOperands {
   double codes[16], scales[256];
   std::vector<double> b;   // [(l * N + n) * K + i]
   std::vector<double> sfb; // [(l * N + n) * cols + kb], packed b only
+  // Lowest set bits of the codes' and (packed) b's values, kNoBit for 0.
+  int codeLowest[16];
+  std::vector<int> bLowest;
 
   SharedOperands(const GemvProblem &p, const uint8_t *bBytes,
                  const uint8_t *sfbBytes) {
-    for (int c = 0; c < 16; ++c)
+    for (int c = 0; c < 16; ++c) {
       codes[c] = formats::decodeE2M1(c);
+      codeLowest[c] = lowestBitOrNone(codes[c]);
+    }
     for (int bits = 0; bits < 256; ++bits)
       scales[bits] = decodeScale(p.format, bits);
     const int64_t cols = p.k / blockSize(p.format);
     const bool packed = p.vector == VectorElement::E2M1;
     b.resize(p.l * p.n * p.k);
-    if (packed)
+    if (packed) {
       sfb.resize(p.l * p.n * cols);
+      bLowest.resize(b.size());
+    }
     for (int64_t l = 0; l < p.l; ++l) {
       for (int64_t n = 0; n < p.n; ++n) {
         const int64_t vec = l * p.n + n;
@@ -119,6 +131,8 @@ struct SharedOperands {
               vectorValue(p, bBytes + l * vectorBatchBytes(p), n, i);
         if (!packed)
           continue;
+        for (int64_t i = 0; i < p.k; ++i)
+          bLowest[vec * p.k + i] = lowestBitOrNone(b[vec * p.k + i]);
         const uint8_t *batch = sfbBytes + l * vectorScaleBatchBytes(p);
         for (int64_t kb = 0; kb < cols; ++kb)
           sfb[vec * cols + kb] =
@@ -132,20 +146,24 @@ struct SharedOperands {
 struct Element {
   const GemvProblem &p;
   const double *codes, *scales, *bValues, *sfbValues;
+  const int *codeLowest, *bLowest;
   const uint8_t *aRow, *sfaBatch;
   int64_t m, cols;
 
   Element(const GemvProblem &p, const SharedOperands &shared, const uint8_t *a,
           const uint8_t *sfa, int64_t l, int64_t n, int64_t m)
-      : p(p), codes(shared.codes), scales(shared.scales), m(m),
-        cols(p.k / blockSize(p.format)) {
+      : p(p), codes(shared.codes), scales(shared.scales),
+        codeLowest(shared.codeLowest), m(m), cols(p.k / blockSize(p.format)) {
     const int64_t vec = l * p.n + n;
     bValues = shared.b.data() + vec * p.k;
+    bLowest =
+        shared.bLowest.empty() ? nullptr : shared.bLowest.data() + vec * p.k;
     sfbValues = shared.sfb.empty() ? nullptr : shared.sfb.data() + vec * cols;
     aRow = a + (l * p.m + m) * (p.k / 2);
     sfaBatch = sfa + l * scaleBatchBytes(p.layout, p.m, cols);
   }
-  double a(int64_t i) const { return codes[e2m1Code(aRow, i)]; }
+  uint8_t code(int64_t i) const { return e2m1Code(aRow, i); }
+  double a(int64_t i) const { return codes[code(i)]; }
   double b(int64_t i) const { return bValues[i]; }
   double sfa(int64_t kb) const {
     return scales[sfaBatch[scaleOffset(p.layout, m, kb, cols)]];
@@ -292,7 +310,28 @@ RowTerms productTerms(const Element &x) {
       row.nan = true;
       return row;
     }
-    double block = 0; // gemvExact's term of packed b
+    if (packed) {
+      // Finite e2m1 values and scales: no term overflows a double, each is
+      // exact in any order of its factors, and its lowest set bit is the
+      // sum of theirs (odd significands multiply to an odd one).
+      const double scale = sa * sb;
+      double block = 0; // gemvExact's term
+      int blockLowest = kNoBit;
+      for (int64_t i = kb * bs; i < (kb + 1) * bs; ++i) {
+        const uint8_t c = x.code(i);
+        const double term = x.codes[c] * x.b(i) * scale;
+        block += term;
+        row.sum += term;
+        row.unitAbs += std::fabs(term);
+        row.sumAbs += std::fabs(term);
+        blockLowest = std::min(blockLowest, x.codeLowest[c] + x.bLowest[i]);
+      }
+      if (scale != 0 && blockLowest < kNoBit)
+        row.lowest = std::min(row.lowest, blockLowest + lowestBitExponent(sa) +
+                                              lowestBitExponent(sb));
+      row.addReference(block);
+      continue;
+    }
     for (int64_t i = kb * bs; i < (kb + 1) * bs; ++i) {
       double as = x.a(i) * sa, bv = x.b(i);
       if (std::isnan(bv) || (std::isinf(bv) && as == 0)) {
@@ -304,15 +343,10 @@ RowTerms productTerms(const Element &x) {
         ++(term > 0 ? row.posInf : row.negInf);
         continue;
       }
-      if (packed)
-        block += term;
-      else
-        row.addReference(term);
+      row.addReference(term);
       row.addUnit(term);
       row.sumAbs += std::fabs(term);
     }
-    if (packed)
-      row.addReference(block);
   }
   // A product meets the roundings of its MMA's sum (the hardware's order
   // and rounding are unspecified: counted twice, as for a truncating
