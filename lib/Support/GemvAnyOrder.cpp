@@ -59,7 +59,7 @@ int lowestBitExponent(double x) {
 }
 
 /// lowestBitExponent, or kNoBit for 0: a sum of two of these that
-/// involves a zero stays far above any exponent.
+/// involves a zero stays above kNoBit / 2, far above any exponent.
 constexpr int kNoBit = 1 << 20;
 int lowestBitOrNone(double x) { return x == 0 ? kNoBit : lowestBitExponent(x); }
 
@@ -326,7 +326,7 @@ RowTerms productTerms(const Element &x) {
         row.sumAbs += std::fabs(term);
         blockLowest = std::min(blockLowest, x.codeLowest[c] + x.bLowest[i]);
       }
-      if (scale != 0 && blockLowest < kNoBit)
+      if (scale != 0 && blockLowest < kNoBit / 2) // a nonzero product
         row.lowest = std::min(row.lowest, blockLowest + lowestBitExponent(sa) +
                                               lowestBitExponent(sb));
       row.addReference(block);
