@@ -3,6 +3,8 @@
 // whether the compiler should generate it (docs/benchmarks.md, "What bounds
 // it": on sm_90 the instruction is emulated, so it should not).
 //
+//   nvcc -O3 -arch=sm_90a -I include -o e4m3_mma_probe \
+//       bench/suite/e4m3_mma_probe.cu lib/Support/Formats.cpp
 //   e4m3_mma_probe [--flush clean|dirty] [--reps N] MxK...
 //
 // An e2m1 code c is the e4m3 byte ((c & 7) << 2) | ((c & 8) << 4) times

@@ -6,6 +6,8 @@
 
 #include "cold_timer.cuh"
 
+#include "../../include/nvfp4/Support/Formats.h"
+
 #include <cuda_fp16.h>
 
 #include <cmath>
@@ -61,21 +63,11 @@ struct GemvBuffers {
   }
 };
 
-/// The value of an e2m1 code and of an e4m3 byte, for the tools' float64
-/// references.
-inline double hostE2M1(unsigned code) {
-  static const double magnitude[8] = {0, 0.5, 1, 1.5, 2, 3, 4, 6};
-  return (code & 8 ? -1 : 1) * magnitude[code & 7];
-}
-inline double hostE4M3(unsigned bits) {
-  int e = (bits >> 3) & 15, m = bits & 7;
-  double v = e ? std::ldexp(1.0 + m / 8.0, e - 7) : std::ldexp(m / 8.0, -6);
-  return bits & 0x80 ? -v : v;
-}
-
 /// Seeded random inputs of a self-checking tool, on the host and copied to
 /// the device: every e2m1 code (a byte of random bits), scales from
-/// `scale(rng)`; and the float64 reference of each row.
+/// `scale(rng)`; and the float64 reference of each row, which decodes with
+/// the project's own decoders (a tool that calls it links
+/// lib/Support/Formats.cpp).
 struct RandomGemv {
   std::vector<unsigned char> a, sfa, b, sfb;
 
@@ -99,18 +91,20 @@ struct RandomGemv {
   /// times its block's scales), the scale of its rounding errors.
   void reference(long m, long k, std::vector<double> &value,
                  std::vector<double> &magnitude) const {
+    using nvfp4::formats::decodeE2M1, nvfp4::formats::decodeE4M3FN;
     value.assign(m, 0.0);
     magnitude.assign(m, 0.0);
     for (long r = 0; r < m; ++r)
       for (long block = 0; block < k / 16; ++block) {
         double dot = 0, size = 0;
         for (long i = block * 16; i < block * 16 + 16; ++i) {
-          double p = hostE2M1(a[(r * k + i) / 2] >> (4 * (i % 2)) & 15) *
-                     hostE2M1(b[i / 2] >> (4 * (i % 2)) & 15);
+          double p = decodeE2M1(a[(r * k + i) / 2] >> (4 * (i % 2)) & 15) *
+                     decodeE2M1(b[i / 2] >> (4 * (i % 2)) & 15);
           dot += p;
           size += std::fabs(p);
         }
-        double s = hostE4M3(sfa[r * k / 16 + block]) * hostE4M3(sfb[block]);
+        double s =
+            decodeE4M3FN(sfa[r * k / 16 + block]) * decodeE4M3FN(sfb[block]);
         value[r] += s * dot;
         magnitude[r] += std::fabs(s) * size;
       }

@@ -2,8 +2,9 @@
 // on Hopper's warpgroup tensor cores, to count and time a decode of 9
 // integer operations a word of a (docs/benchmarks.md, "What bounds it").
 //
-//   nvcc -O3 -gencode arch=compute_90a,code=sm_90a -o wgmma_probe \
-//       bench/suite/wgmma_probe.cu   # -arch=sm_90a also emits compute_90
+//   nvcc -O3 -gencode arch=compute_90a,code=sm_90a -I include -o wgmma_probe \
+//       bench/suite/wgmma_probe.cu lib/Support/Formats.cpp
+//   (-arch=sm_90a also emits compute_90 PTX, which has no wgmma)
 //   wgmma_probe [--warpgroups 1|2|4] [--flush clean|dirty] [--reps N] MxK...
 //
 // M a multiple of 64, K of 128 x steps a group x warpgroups up to 16384
