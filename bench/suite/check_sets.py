@@ -8,8 +8,9 @@ options...", as bench/suite/sweep.sh reads them): every name must be new
 and nvfp4-opt must accept every configuration's options on a plain GEMV.
 Any other file lists shapes ("name M K L", as bench/suite/compile.sh reads
 them): M and L positive, K a positive multiple of 16 (names may repeat,
-as shapes.py's "problem"). Lines starting with # are comments. Prints one line a file; the first error ends
-the run with a one-line message and exit status 1.
+as shapes.py's "problem"). Lines starting with # are comments. Prints
+one line a file; the first error ends the run with a one-line message
+and exit status 1.
 """
 import argparse
 import os
