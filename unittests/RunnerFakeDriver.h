@@ -49,6 +49,10 @@ struct FakeDevice {
   /// The kernel: called with the launch's parameter array.
   std::function<void(void **)> kernel;
   int launches = 0;
+  /// What the occupancy query answers (an error when negative), and the
+  /// CTA size it was asked for.
+  int residentCtas = 6;
+  int occupancyBlockSize = 0;
   /// The order of --bench's calls: F flush (cuMemsetD8Async), E event
   /// recorded, L launch of the kernel under test, S event waited for.
   std::string trace;
@@ -118,6 +122,14 @@ inline Driver fakeDriver() {
   };
   d.cuFuncGetAttribute = [](int *value, int, CUfunction) {
     *value = 0;
+    return CUDA_SUCCESS;
+  };
+  d.cuOccupancyMaxActiveBlocksPerMultiprocessor = [](int *blocks, CUfunction,
+                                                     int blockSize, size_t) {
+    device->occupancyBlockSize = blockSize;
+    if (device->residentCtas < 0)
+      return CUDA_ERROR_INVALID_VALUE;
+    *blocks = device->residentCtas;
     return CUDA_SUCCESS;
   };
   d.cuLaunchKernel = [](CUfunction function, unsigned gx, unsigned gy,

@@ -297,6 +297,36 @@ TEST_F(RunnerFakeDriver, ChainOfOneReportsAsBefore) {
   EXPECT_EQ(json.find("pdl"), std::string::npos) << json;
 }
 
+TEST_F(RunnerFakeDriver, BenchReportsTheGridsRoundsOfResidentCtas) {
+  Manifest m = smallManifest(1, ref::VectorElement::E2M1);
+  ReferenceKernel kernel(m);
+  VerifyResult result;
+  std::optional<BenchResult> timing;
+  fake.residentCtas = 3;
+  ASSERT_EQ(bench(m, std::ref(kernel), result, timing, 1, false), "");
+  ASSERT_TRUE(timing);
+  EXPECT_EQ(fake.occupancyBlockSize, 128); // the manifest's CTA
+  EXPECT_EQ(timing->residentCtas, 3);
+  EXPECT_EQ(timing->gridCtas, 10 * 2);
+  // Without init() the device's SMs are unknown, and so are the waves.
+  EXPECT_TRUE(std::isnan(timing->waves()));
+  std::string json = formatJson(m, result, &*timing);
+  EXPECT_NE(json.find("\"resident_ctas\":3,\"waves\":null"), std::string::npos)
+      << json;
+
+  // A query the driver cannot answer leaves the run as it was.
+  fake.residentCtas = -1;
+  timing.reset();
+  ASSERT_EQ(bench(m, std::ref(kernel), result, timing, 1, false), "");
+  ASSERT_TRUE(timing);
+  EXPECT_TRUE(result.pass);
+  EXPECT_EQ(timing->residentCtas, -1);
+  json = formatJson(m, result, &*timing);
+  EXPECT_NE(json.find("\"resident_ctas\":null,\"waves\":null"),
+            std::string::npos)
+      << json;
+}
+
 /// Each timed repetition (flush, event, the chain's launches, event) is
 /// waited for before the next flush is queued: a kernel with work queued
 /// behind it measures longer (docs/nvfp4-run.md, "Timing protocol").

@@ -163,6 +163,9 @@ TEST(RunnerReport, JsonObjectsParseBack) {
   b.copyGBps = 4000;
   b.registers = 40;
   b.localBytes = 0;
+  b.residentCtas = 8;
+  b.gridCtas = 1320;
+  b.multiprocessors = 132;
 
   // One line, keys in the documented order, 6 significant digits.
   std::string text = formatJson(reportManifest(), r, &b);
@@ -197,6 +200,8 @@ TEST(RunnerReport, JsonObjectsParseBack) {
   EXPECT_NEAR(bench->at("gbps").get<double>(), 3304.19, 0.01);
   EXPECT_NEAR(bench->at("pct_of_copy").get<double>(), 82.6, 0.01);
   EXPECT_EQ(bench->at("registers"), 40);
+  EXPECT_EQ(bench->at("resident_ctas"), 8);
+  EXPECT_DOUBLE_EQ(bench->at("waves").get<double>(), 1.25); // 1320 / (8 x 132)
   EXPECT_EQ(bench->at("flush"), "clean");
 
   // Every distribution under its own name.

@@ -34,6 +34,9 @@ bool Driver::load(std::string &error) {
       dlsym(library, "cuTensorMapEncodeTiled"));
   cuLaunchKernelEx = reinterpret_cast<decltype(cuLaunchKernelEx)>(
       dlsym(library, "cuLaunchKernelEx"));
+  cuOccupancyMaxActiveBlocksPerMultiprocessor =
+      reinterpret_cast<decltype(cuOccupancyMaxActiveBlocksPerMultiprocessor)>(
+          dlsym(library, "cuOccupancyMaxActiveBlocksPerMultiprocessor"));
   // The _v2 names are the 64-bit-size versions that cuda.h maps the plain
   // names to; the plain symbols are the legacy 32-bit ABI.
   return resolve(library, "cuInit", cuInit, error) &&

@@ -24,6 +24,7 @@ using CUstream = struct CUstream_st *;
 using CUevent = struct CUevent_st *;
 
 inline constexpr CUresult CUDA_SUCCESS = 0;
+inline constexpr CUresult CUDA_ERROR_INVALID_VALUE = 1;
 inline constexpr CUresult CUDA_ERROR_STUB_LIBRARY = 34;
 inline constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
 
@@ -140,6 +141,11 @@ struct Driver {
                                  CUfunction function) = nullptr;
   CUresult (*cuFuncSetAttribute)(CUfunction function, int attribute,
                                  int value) = nullptr;
+  /// CTAs of `blockSize` threads an SM holds at once. Null leaves the
+  /// report's residency and waves unknown.
+  CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(
+      int *blocks, CUfunction function, int blockSize,
+      size_t dynamicSharedBytes) = nullptr;
   CUresult (*cuLaunchKernel)(CUfunction function, unsigned gridX,
                              unsigned gridY, unsigned gridZ, unsigned blockX,
                              unsigned blockY, unsigned blockZ,

@@ -11,6 +11,7 @@
 #include "nvfp4-run/Options.h"
 #include "nvfp4-run/Sequence.h"
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -71,6 +72,12 @@ struct BenchResult {
   double copyGBps = 0; // device copy bandwidth, bytes read + written
   int64_t uniqueBytes = 0;
   int registers = -1, localBytes = -1; // from cuFuncGetAttribute
+  /// CTAs an SM holds at once (the driver's occupancy, -1 when unknown),
+  /// the launch's CTAs and the device's SMs: how many rounds of CTAs the
+  /// grid takes, the last one partly filled when not whole.
+  int residentCtas = -1;
+  int64_t gridCtas = 0;
+  int multiprocessors = 0;
   FlushMode flush = FlushMode::Clean;
   /// Launches a timed interval holds (--chain), each on its own workload;
   /// kernel and uniqueBytes are the whole chain's. pdl: launches 2..chain
@@ -82,6 +89,12 @@ struct BenchResult {
   double percentOfCopy() const { return 100 * gbps() / copyGBps; }
   /// Time the kernel's bytes would take at copy bandwidth.
   double floorUs() const { return uniqueBytes / (copyGBps * 1e3); }
+  /// The grid over the CTAs the device holds at once; NaN when unknown.
+  double waves() const {
+    if (residentCtas <= 0 || multiprocessors <= 0)
+      return NAN;
+    return double(gridCtas) / (double(residentCtas) * multiprocessors);
+  }
 };
 
 /// "PASS gemv 7168x16384x1 nvfp4 linear f16: max_abs_err=..., rel_err=...

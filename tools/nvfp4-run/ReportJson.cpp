@@ -43,7 +43,9 @@ Object benchObject(const BenchResult &bench) {
                 {"pct_of_copy", number(bench.percentOfCopy())},
                 {"floor_us", number(bench.floorUs())},
                 {"registers", bench.registers},
-                {"local_bytes", bench.localBytes}};
+                {"local_bytes", bench.localBytes},
+                {"resident_ctas", optionalIndex(bench.residentCtas)},
+                {"waves", number(bench.waves())}};
   if (bench.chain > 1) {
     out["chain"] = bench.chain;
     out["pdl"] = bench.pdl;

@@ -158,6 +158,15 @@ std::string loadKernel(const Driver &driver, const Manifest &manifest,
     CU_CHECK(cuFuncSetAttribute, kernel.function,
              CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
              static_cast<int>(manifest.sharedBytes));
+  // Only reported: a kernel the query cannot answer for (a cluster
+  // launch, say) still runs, its residency unknown.
+  if (driver.cuOccupancyMaxActiveBlocksPerMultiprocessor &&
+      driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+          &kernel.residentCtas, kernel.function,
+          static_cast<int>(manifest.block[0] * manifest.block[1] *
+                           manifest.block[2]),
+          manifest.sharedBytes) != CUDA_SUCCESS)
+    kernel.residentCtas = -1;
   return "";
 }
 
@@ -419,6 +428,10 @@ std::string Runner::run(const Manifest &manifest, const RunConfig &config,
   timing.pdl = config.pdl && chain > 1;
   timing.registers = kernel.registers;
   timing.localBytes = kernel.localBytes;
+  timing.residentCtas = kernel.residentCtas;
+  timing.gridCtas =
+      int64_t(manifest.grid[0]) * manifest.grid[1] * manifest.grid[2];
+  timing.multiprocessors = info.multiprocessors;
   timing.flush = config.flush;
   bench = timing;
   return context.release();

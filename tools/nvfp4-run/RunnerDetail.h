@@ -94,6 +94,7 @@ std::string setUpTensorMaps(const Driver &driver, const Manifest &manifest,
 struct Kernel {
   CUfunction function = nullptr;
   int registers = -1, localBytes = -1;
+  int residentCtas = -1; // CTAs an SM holds at once; -1 when unknown
 };
 /// JIT-compiles the manifest's PTX (its log quoted on failure) and gets the
 /// kernel, with the shared memory it needs opted into.
