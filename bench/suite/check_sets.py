@@ -7,8 +7,9 @@ A file whose name ends in "candidates.txt" lists configurations ("name
 options...", as bench/suite/sweep.sh reads them): every name must be new
 and nvfp4-opt must accept every configuration's options on a plain GEMV.
 Any other file lists shapes ("name M K L", as bench/suite/compile.sh reads
-them): M and L positive, K a positive multiple of 16 (names may repeat,
-as shapes.py's "problem"). Lines starting with # are comments. Prints
+them): each must be a GEMV the IR writer (scripts/nvfp4_ir.py) accepts,
+so M, K and L positive and K a multiple of the NVFP4 block (names may
+repeat, as shapes.py's "problem"). Lines starting with # are comments. Prints
 one line a file; the first error ends the run with a one-line message
 and exit status 1.
 """
@@ -17,15 +18,12 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "scripts"))
+from nvfp4_ir import SpecError, gemv_function  # noqa: E402
+
 # A GEMV every configuration lowers: K long enough to split, M to spread.
-PROBE = """func.func @probe(%a: memref<1x256x2048xi8>, %sfa: memref<1x256x256xf8E4M3FN>,
-    %b: memref<1x2048xi8>, %sfb: memref<1x256xf8E4M3FN>, %c: memref<1x256xf16>) {
-  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c
-      : memref<1x256x2048xi8>, memref<1x256x256xf8E4M3FN>, memref<1x2048xi8>,
-        memref<1x256xf8E4M3FN> into memref<1x256xf16>
-  return
-}
-"""
+PROBE = gemv_function("256x4096x1:nvfp4:linear:f16")
 
 
 def entries(path):
@@ -44,13 +42,12 @@ def check_shapes(path):
     for number, fields in entries(path):
         if len(fields) != 4:
             fail(path, number, 'expected "name M K L"')
-        dims = fields[1:]
-        if not all(d.isdigit() for d in dims):
-            fail(path, number, 'M, K and L must be positive integers')
-        m, k, l = map(int, dims)
-        if m < 1 or l < 1 or k < 16 or k % 16:
-            fail(path, number,
-                 'M and L must be positive, K a positive multiple of 16')
+        # The IR writer's rules (the ones compile.sh meets): positive
+        # sizes, K a multiple of the NVFP4 block.
+        try:
+            gemv_function('x'.join(fields[1:]) + ':nvfp4:linear:f16')
+        except SpecError as error:
+            fail(path, number, str(error))
         count += 1
     return f'{count} shapes'
 
