@@ -101,7 +101,8 @@ struct RowTerms {
 /// the 16 e2m1 values, the 256 scale values, every vector of b and (packed
 /// b) its scales.
 struct SharedOperands {
-  double codes[16], scales[256];
+  double codes[16];
+  std::array<double, 256> scales;
   std::vector<double> b;   // [(l * N + n) * K + i]
   std::vector<double> sfb; // [(l * N + n) * cols + kb], packed b only
   // Lowest set bits of the codes' and (packed) b's values, kNoBit for 0.
@@ -109,13 +110,12 @@ struct SharedOperands {
   std::vector<int> bLowest;
 
   SharedOperands(const GemvProblem &p, const uint8_t *bBytes,
-                 const uint8_t *sfbBytes) {
+                 const uint8_t *sfbBytes)
+      : scales(detail::scaleValues(p.format)) {
     for (int c = 0; c < 16; ++c) {
       codes[c] = formats::decodeE2M1(c);
       codeLowest[c] = lowestBitOrNone(codes[c]);
     }
-    for (int bits = 0; bits < 256; ++bits)
-      scales[bits] = decodeScale(p.format, bits);
     const int64_t cols = p.k / blockSize(p.format);
     const bool packed = p.vector == VectorElement::E2M1;
     b.resize(p.l * p.n * p.k);
@@ -152,7 +152,7 @@ struct Element {
 
   Element(const GemvProblem &p, const SharedOperands &shared, const uint8_t *a,
           const uint8_t *sfa, int64_t l, int64_t n, int64_t m)
-      : p(p), codes(shared.codes), scales(shared.scales),
+      : p(p), codes(shared.codes), scales(shared.scales.data()),
         codeLowest(shared.codeLowest), m(m), cols(p.k / blockSize(p.format)) {
     const int64_t vec = l * p.n + n;
     bValues = shared.b.data() + vec * p.k;

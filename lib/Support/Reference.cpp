@@ -125,6 +125,13 @@ int64_t ref::elementBytes(ElementType type) {
   return type == ElementType::F32 ? 4 : 2;
 }
 
+std::array<double, 256> ref::detail::scaleValues(ScaleFormat format) {
+  std::array<double, 256> values;
+  for (int bits = 0; bits < 256; ++bits)
+    values[bits] = decodeScale(format, bits);
+  return values;
+}
+
 double ref::decodeScale(ScaleFormat format, uint8_t bits) {
   return format == ScaleFormat::NVFP4 ? formats::decodeE4M3FN(bits)
                                       : formats::decodeUE8M0(bits);
@@ -144,12 +151,12 @@ std::vector<double> ref::gemvExact(const GemvProblem &p, const uint8_t *a,
 
   // Decoded pairs per packed byte, so the inner loop is two multiplies, and
   // decoded scale bytes.
-  double lo[256], hi[256], scales[256];
+  double lo[256], hi[256];
   for (int v = 0; v < 256; ++v) {
     lo[v] = formats::decodeE2M1(v & 0xF);
     hi[v] = formats::decodeE2M1(v >> 4);
-    scales[v] = decodeScale(p.format, v);
   }
+  const std::array<double, 256> scales = detail::scaleValues(p.format);
 
   std::vector<double> c(p.l * p.n * p.m);
   // c[(l * N + n) * M + m]: each element on its own, so any thread may take it.

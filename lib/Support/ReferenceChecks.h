@@ -10,6 +10,8 @@
 
 #include "nvfp4/Support/Reference.h"
 
+#include <array>
+
 namespace nvfp4::ref::detail {
 
 [[noreturn]] void fatal(const char *msg);
@@ -24,6 +26,9 @@ struct GemvElementIndex {
 inline GemvElementIndex gemvElementIndex(const GemvProblem &p, int64_t i) {
   return {i / p.m / p.n, i / p.m % p.n, i % p.m};
 }
+
+/// decodeScale of every byte, for the references' inner loops.
+std::array<double, 256> scaleValues(ScaleFormat format);
 
 /// Values of a (K a gemv element) each thread's share of a gemv's elements
 /// should hold at least (parallelFor's grain): far more than a thread costs
