@@ -218,6 +218,29 @@ TEST_F(RuntimeTest, MapaOutsideSharedMemoryIsAnError) {
             nullptr);
 }
 
+/// Thread 3 makes a 16-byte access 8 bytes past a multiple of 16 (an
+/// 8-byte-aligned row of a's codes read as one 16-byte vector); the
+/// others' accesses are aligned.
+void alignmentKernel(void *) {
+  alignas(16) static unsigned char bytes[64];
+  int32_t tid = nvfp4sim_sreg(NVFP4SIM_TID_X);
+  nvfp4sim_check_align(bytes + 16 * (tid % 2), 16);
+  nvfp4sim_check_align(bytes + 8 * tid, 8);
+  if (tid == 3)
+    nvfp4sim_check_align(bytes + 8, 16);
+}
+
+TEST_F(RuntimeTest, MisalignedAccessIsAnError) {
+  nvfp4sim_launch(alignmentKernel, nullptr, 1, 1, 1, 4, 1, 1, 0);
+  ASSERT_NE(nvfp4sim_error(), nullptr);
+  EXPECT_NE(std::strstr(nvfp4sim_error(), "thread (3,0,0): misaligned "
+                                          "address: a 16-byte access"),
+            nullptr)
+      << nvfp4sim_error();
+  EXPECT_NE(std::strstr(nvfp4sim_error(), "(8 bytes past a multiple of 16)"),
+            nullptr);
+}
+
 TEST_F(RuntimeTest, ClusterMustDivideTheGrid) {
   nvfp4sim_launch_cluster(clusterSumKernel, nullptr, 6, 1, 1, 32, 1, 1, 16, 4);
   ASSERT_NE(nvfp4sim_error(), nullptr);

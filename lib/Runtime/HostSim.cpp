@@ -25,6 +25,7 @@
 #include "nvfp4/Support/Formats.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <deque>
@@ -555,6 +556,21 @@ void nvfp4sim_cluster_wait(void) {
   Thread &t = *active->current;
   t.clusterWaitFor = t.clusterWaitFor + 1;
   yieldAs(State::AtClusterWait);
+}
+
+void nvfp4sim_check_align(const void *address, int32_t bytes) {
+  auto at = reinterpret_cast<uintptr_t>(address);
+  if (bytes <= 1 || at % uintptr_t(bytes) == 0)
+    return;
+  Launch &l = *active;
+  char text[96];
+  std::snprintf(text, sizeof(text),
+                ": misaligned address: a %d-byte access at %#llx (%llu bytes "
+                "past a multiple of %d)",
+                bytes, static_cast<unsigned long long>(at),
+                static_cast<unsigned long long>(at % uintptr_t(bytes)), bytes);
+  fail(where(l, *l.current) + text);
+  yieldAs(State::Failed);
 }
 
 void *nvfp4sim_mapa(void *address, int32_t rank) {

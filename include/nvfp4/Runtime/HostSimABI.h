@@ -104,6 +104,10 @@ void nvfp4sim_barrier(void);
 /// the caller.
 void nvfp4sim_cluster_arrive(void);
 void nvfp4sim_cluster_wait(void);
+/// A load, store or cp.async of `bytes` at `address` (a power of two): the
+/// GPU faults with a misaligned address unless it is a multiple of `bytes`,
+/// and so does the launch here.
+void nvfp4sim_check_align(const void *address, int32_t bytes);
 /// mapa (generic addresses): `address`, in the caller's shared memory, in
 /// that of the CTA of rank `rank` in the cluster.
 void *nvfp4sim_mapa(void *address, int32_t rank);

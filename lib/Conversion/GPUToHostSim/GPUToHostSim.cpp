@@ -76,8 +76,10 @@ public:
     RewritePatternSet patterns(host.getContext());
     nvfp4::populateGPUToHostSimPatterns(patterns);
     FrozenRewritePatternSet frozen(std::move(patterns));
-    for (Operation *op : moved)
+    for (Operation *op : moved) {
       walkAndApplyPatterns(op, frozen);
+      nvfp4::insertAlignmentChecks(op);
+    }
     dropAddressSpaces();
     if (failed(checkFullyLowered()))
       return failure();

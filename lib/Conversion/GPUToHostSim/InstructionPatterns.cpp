@@ -15,6 +15,8 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Regex.h"
 
@@ -39,6 +41,7 @@ const RuntimeFunction runtimeFunctions[] = {
     {"nvfp4sim_f32_to_bf16", "i32", 1}, {"nvfp4sim_mma_f16", "v", 10},
     {"nvfp4sim_mma_result", "i32", 1},  {"nvfp4sim_cluster_arrive", "v", 0},
     {"nvfp4sim_cluster_wait", "v", 0},  {"nvfp4sim_mapa", "ptr", 1, true},
+    {"nvfp4sim_check_align", "v", 1, true},
 };
 
 Type resultType(MLIRContext *ctx, StringRef kind) {
@@ -410,8 +413,9 @@ struct GlobalLoadAsmLowering : public OpRewritePattern<LLVM::InlineAsmOp> {
       return success();
     }
     auto vecType = VectorType::get({words}, i32Type);
+    // ld.v2 / ld.v4 need their 8 / 16 bytes aligned.
     Value vec = LLVM::LoadOp::create(rewriter, loc, vecType, ptr,
-                                     /*alignment=*/4);
+                                     /*alignment=*/4 * words);
     Value out = LLVM::UndefOp::create(rewriter, loc, structType);
     for (int64_t i = 0; i < words; ++i) {
       Value index =
@@ -532,8 +536,12 @@ struct CpAsyncLowering : public OpRewritePattern<NVVM::CpAsyncOp> {
                                 PatternRewriter &rewriter) const override {
     if (op.getCpSize())
       return rewriter.notifyMatchFailure(op, "zero-filling copy");
+    Location loc = op.getLoc();
+    for (Value ptr : {op.getDst(), op.getSrc()})
+      callRuntime(rewriter, loc, "nvfp4sim_check_align",
+                  {ptr, i32(rewriter, loc, op.getSize())});
     Value length =
-        LLVM::ConstantOp::create(rewriter, op.getLoc(), rewriter.getI64Type(),
+        LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
                                  rewriter.getI64IntegerAttr(op.getSize()));
     rewriter.replaceOpWithNewOp<LLVM::MemcpyOp>(op, op.getDst(), op.getSrc(),
                                                 length, /*isVolatile=*/false);
@@ -555,6 +563,42 @@ void mlir::nvfp4::declareHostSimRuntime(ModuleOp module) {
     auto type = LLVM::LLVMFunctionType::get(resultType(ctx, f.result), args);
     LLVM::LLVMFuncOp::create(b, module.getLoc(), f.name, type);
   }
+}
+
+/// The alignment the GPU needs for an access of `type`: its natural one
+/// (the size, a power of two up to 16), or less where the op says so (the
+/// NVPTX backend then splits the access).
+static int64_t requiredAlignment(Type type, std::optional<uint64_t> declared,
+                                 const DataLayout &layout) {
+  int64_t size = layout.getTypeSize(type);
+  int64_t natural = size > 0 ? int64_t(llvm::bit_floor(uint64_t(size))) : 1;
+  natural = std::min<int64_t>(natural, 16);
+  if (declared && *declared)
+    return std::min<int64_t>(natural, int64_t(*declared));
+  return natural;
+}
+
+void mlir::nvfp4::insertAlignmentChecks(Operation *root) {
+  DataLayout layout = DataLayout::closest(root);
+  auto check = [&](Operation *op, Value ptr, Type type,
+                   std::optional<uint64_t> declared) {
+    int64_t bytes = requiredAlignment(type, declared, layout);
+    if (bytes <= 1)
+      return;
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    Value width = LLVM::ConstantOp::create(b, loc, b.getI32Type(),
+                                           static_cast<int32_t>(bytes));
+    LLVM::CallOp::create(b, loc, TypeRange{}, "nvfp4sim_check_align",
+                         ValueRange{ptr, width});
+  };
+  root->walk([&](Operation *op) {
+    if (auto load = dyn_cast<LLVM::LoadOp>(op))
+      check(op, load.getAddr(), load.getType(), load.getAlignment());
+    else if (auto store = dyn_cast<LLVM::StoreOp>(op))
+      check(op, store.getAddr(), store.getValue().getType(),
+            store.getAlignment());
+  });
 }
 
 void mlir::nvfp4::populateGPUToHostSimPatterns(RewritePatternSet &patterns) {

@@ -203,6 +203,10 @@ struct MmaBuilder {
     return ch;
   }
 
+  /// Whether a chunk's 16 bytes are 16-byte aligned in every row: rows of
+  /// an odd number of 8-byte blocks start 8 bytes off every other row.
+  bool alignedChunks() { return rowBytes() % cost::kMmaBytesPerLoad == 0; }
+
   /// The i32 words of a's (or packed b's) 16 bytes of `chunk`.
   SmallVector<Value> loadCodes(Value memref, SmallVector<Value> prefix,
                                const Chunk &ch, bool streaming) {
@@ -211,7 +215,7 @@ struct MmaBuilder {
       indices.push_back(byte);
       return indices;
     };
-    if (ch.whole)
+    if (ch.whole && alignedChunks())
       return loadWords(b, loc, memref, at(ch.bytes[0]), 16, streaming);
     SmallVector<Value> words =
         loadWords(b, loc, memref, at(ch.bytes[0]), 8, streaming);

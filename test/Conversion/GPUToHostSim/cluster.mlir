@@ -40,6 +40,7 @@ module attributes {gpu.container_module} {
 // CHECK: llvm.call @nvfp4sim_cluster_arrive()
 // CHECK-NEXT: llvm.call @nvfp4sim_cluster_wait()
 // CHECK: %[[REMOTE:.*]] = llvm.call @nvfp4sim_mapa(%{{.*}}, %{{.*}}) : (!llvm.ptr, i32) -> !llvm.ptr
+// CHECK: llvm.call @nvfp4sim_check_align(%[[REMOTE]], %{{.*}})
 // CHECK-NEXT: llvm.store %{{.*}}, %[[REMOTE]] : f32, !llvm.ptr
 // CHECK-NEXT: llvm.call @nvfp4sim_cluster_arrive()
 // CHECK-NEXT: llvm.call @nvfp4sim_cluster_wait()

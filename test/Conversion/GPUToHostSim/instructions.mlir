@@ -99,9 +99,15 @@ module attributes {gpu.container_module} {
 // CHECK: %[[BASE0:.*]] = llvm.call @nvfp4sim_shared()
 // CHECK: %[[PART:.*]] = llvm.getelementptr %[[BASE0]][0] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK: llvm.store %{{.*}}, %[[PART]] : f32, !llvm.ptr
-// Non-coherent vector loads are plain loads.
-// CHECK: llvm.load %[[A]] {alignment = 4 : i64} : !llvm.ptr -> vector<4xi32>
-// CHECK: llvm.load %[[A]] {alignment = 4 : i64} : !llvm.ptr -> vector<2xi32>
+// Non-coherent vector loads are plain loads, each after the check of the
+// alignment its width needs on the GPU (a misaligned access fails the
+// launch as it faults there).
+// CHECK: %[[SIXTEEN:.*]] = llvm.mlir.constant(16 : i32)
+// CHECK-NEXT: llvm.call @nvfp4sim_check_align(%[[A]], %[[SIXTEEN]])
+// CHECK-NEXT: llvm.load %[[A]] {alignment = 16 : i64} : !llvm.ptr -> vector<4xi32>
+// CHECK: %[[EIGHT:.*]] = llvm.mlir.constant(8 : i32)
+// CHECK-NEXT: llvm.call @nvfp4sim_check_align(%[[A]], %[[EIGHT]])
+// CHECK-NEXT: llvm.load %[[A]] {alignment = 8 : i64} : !llvm.ptr -> vector<2xi32>
 // CHECK-NOT: llvm.inline_asm
 // CHECK-NOT: nvvm.
 // CHECK: llvm.return

@@ -25,8 +25,11 @@
 // CHECK: scf.for %{{.*}} = %c0{{.*}} to %c8{{.*}} step %c1{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<2x2xf32>)
 // A step: a's 16 bytes of rows g and g + 8 (streaming loads), b's of
 // vector g, each with its two scales (65 columns: odd, so two byte loads).
-// CHECK-COUNT-2: ld.global.nc.L1::no_allocate.v4.u32
-// CHECK: vector.load %{{.*}} : memref<2x8x520xi8>, vector<16xi8>
+// Rows of 520 bytes start 8 bytes off a multiple of 16 every other row, so
+// the 16 bytes are two 8-byte loads (a 16-byte load there faults).
+// CHECK-COUNT-4: ld.global.nc.L1::no_allocate.v2.u32
+// CHECK-NOT: v4.u32
+// CHECK-COUNT-2: vector.load %{{.*}} {alignment = 8 : i64} : memref<2x8x520xi8>, vector<8xi8>
 // CHECK: nvvm.convert.f8x2.to.f16x2 %{{.*}} : vector<2xi8>(f8E4M3FN) -> vector<2xf16>
 // CHECK: arith.mulf %{{.*}}, %cst{{.*}} : vector<2xf16>
 // CHECK: arith.shli %{{.*}}, %c1_i32
@@ -66,6 +69,8 @@ func.func @n8(%a: memref<2x130x520xi8>, %sfa: memref<2x130x65xf8E4M3FN>,
 // f16 b: its values are the operands as loaded, repaired into the order of
 // a's pairs; the sums undo only a's 2^-7.
 // CHECK-LABEL: gpu.func @nvfp4_gemv_64x2880x1_vf16_nvfp4_blocked128x4_bf16(
+// Rows of 1440 bytes: a's 16 bytes are one aligned load.
+// CHECK: ld.global.nc.L1::no_allocate.v4.u32
 // CHECK: vector.load %{{.*}} : memref<1x2880xf16>, vector<8xf16>
 // CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 2] : vector<2xf16>, vector<2xf16>
 // CHECK: nvgpu.mma.sync

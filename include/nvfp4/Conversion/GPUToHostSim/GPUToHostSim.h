@@ -11,6 +11,7 @@
 
 namespace mlir {
 class ModuleOp;
+class Operation;
 class RewritePatternSet;
 namespace nvfp4 {
 
@@ -21,6 +22,12 @@ void declareHostSimRuntime(ModuleOp module);
 /// Patterns rewriting NVVM ops and known inline PTX inside kernels (already
 /// moved into the host module) into runtime calls or plain LLVM ops.
 void populateGPUToHostSimPatterns(RewritePatternSet &patterns);
+
+/// Precedes every load and store under `root` (a kernel, its GPU ops
+/// already rewritten) with a runtime check of the alignment the GPU needs
+/// for it: a misaligned access fails the simulated launch as it faults on
+/// the GPU.
+void insertAlignmentChecks(Operation *root);
 
 } // namespace nvfp4
 } // namespace mlir
