@@ -16,8 +16,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
-#include "llvm/ADT/bit.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/Regex.h"
 
 using namespace mlir;
@@ -34,13 +34,20 @@ struct RuntimeFunction {
 /// The runtime functions kernels call (signatures of HostSimABI.h: every
 /// argument is an i32, after a pointer where pointerFirst says so).
 const RuntimeFunction runtimeFunctions[] = {
-    {"nvfp4sim_sreg", "i32", 1},        {"nvfp4sim_shared", "ptr", 0},
-    {"nvfp4sim_barrier", "v", 0},       {"nvfp4sim_shfl", "i64", 5},
-    {"nvfp4sim_prmt", "i32", 4},        {"nvfp4sim_dp4a", "i32", 5},
-    {"nvfp4sim_dp2a", "i32", 6},        {"nvfp4sim_cvt_x2", "i32", 3},
-    {"nvfp4sim_f32_to_bf16", "i32", 1}, {"nvfp4sim_mma_f16", "v", 10},
-    {"nvfp4sim_mma_result", "i32", 1},  {"nvfp4sim_cluster_arrive", "v", 0},
-    {"nvfp4sim_cluster_wait", "v", 0},  {"nvfp4sim_mapa", "ptr", 1, true},
+    {"nvfp4sim_sreg", "i32", 1},
+    {"nvfp4sim_shared", "ptr", 0},
+    {"nvfp4sim_barrier", "v", 0},
+    {"nvfp4sim_shfl", "i64", 5},
+    {"nvfp4sim_prmt", "i32", 4},
+    {"nvfp4sim_dp4a", "i32", 5},
+    {"nvfp4sim_dp2a", "i32", 6},
+    {"nvfp4sim_cvt_x2", "i32", 3},
+    {"nvfp4sim_f32_to_bf16", "i32", 1},
+    {"nvfp4sim_mma_f16", "v", 10},
+    {"nvfp4sim_mma_result", "i32", 1},
+    {"nvfp4sim_cluster_arrive", "v", 0},
+    {"nvfp4sim_cluster_wait", "v", 0},
+    {"nvfp4sim_mapa", "ptr", 1, true},
     {"nvfp4sim_check_align", "v", 1, true},
 };
 
