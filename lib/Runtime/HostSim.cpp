@@ -24,6 +24,7 @@
 #include "nvfp4/Support/Chips.h"
 #include "nvfp4/Support/Formats.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -74,6 +75,15 @@ struct Thread {
   State state = State::Ready;
   ShuffleRequest shuffle;
   MmaRequest mma;
+  /// cp.async copies not yet performed: committed groups, oldest first,
+  /// and the copies since the last commit.
+  struct Copy {
+    void *dst;
+    const void *src;
+    int32_t bytes;
+  };
+  std::deque<std::vector<Copy>> copyGroups;
+  std::vector<Copy> openCopies;
 };
 
 /// One fiber stack with a guard page below it, reused by every launch.
@@ -571,6 +581,27 @@ void nvfp4sim_check_align(const void *address, int32_t bytes) {
                 static_cast<unsigned long long>(at % uintptr_t(bytes)), bytes);
   fail(where(l, *l.current) + text);
   yieldAs(State::Failed);
+}
+
+void nvfp4sim_cp_async(void *dst, const void *src, int32_t bytes) {
+  nvfp4sim_check_align(dst, bytes);
+  nvfp4sim_check_align(src, bytes);
+  active->current->openCopies.push_back({dst, src, bytes});
+}
+
+void nvfp4sim_cp_async_commit(void) {
+  Thread &t = *active->current;
+  t.copyGroups.push_back(std::move(t.openCopies));
+  t.openCopies.clear();
+}
+
+void nvfp4sim_cp_async_wait(int32_t n) {
+  Thread &t = *active->current;
+  while (t.copyGroups.size() > size_t(std::max(n, 0))) {
+    for (const Thread::Copy &c : t.copyGroups.front())
+      std::memcpy(c.dst, c.src, size_t(c.bytes));
+    t.copyGroups.pop_front();
+  }
 }
 
 void *nvfp4sim_mapa(void *address, int32_t rank) {

@@ -109,6 +109,17 @@ MMA = [
 ]
 # Those with rows of several steps, for K split across warps.
 MMA_LONG = [spec for spec in MMA if "x1040x" in spec or "x2880x" in spec]
+# Those async-copy-stages takes (whole steps; blocked scales or linear rows
+# of a multiple of 4 columns), and linear rows of 68 columns: 16-byte
+# copies of a (1088) next to 8-byte pairs of copies (1040, blocked).
+MMA_STAGED = [
+    "257x1040x1:nvfp4:blocked128x4:f32",
+    "257x1040x1:nvfp4:blocked128x4:bf16:n3:noalpha",
+    "1x2880x3:nvfp4:linear:f16:n4",
+    "130x2880x1:nvfp4:blocked128x4:bf16:n4:vf16",
+    "33x2880x1:nvfp4:linear:f32:n16:vf16:noalpha",
+    "130x1088x2:nvfp4:linear:f16:n16",
+]
 CONVERT = [
     "convert:130x5x2:e4m3:linear:blocked128x4",
     "convert:130x5x2:e4m3:blocked128x4:linear",
@@ -288,6 +299,12 @@ VARIANTS = [
      [MMA[4], MMA[6], MMA[8], MMA[9]]),
     ("mma_split1_lif3_pdl", "decode=mma split-k=1 loads-in-flight=3 pdl=true",
      MMA),
+    # Steps copied into shared memory ahead of their decode: 2 and 4
+    # stages, slices of unequal length and one with no whole step (split-k
+    # 5 on 1040: 9 steps, slices of 2), 8 rows a lane, both chips.
+    ("mma_stages2", "chip=sm_90a decode=mma async-copy-stages=2", MMA_STAGED),
+    ("mma_stages4_split5", "chip=sm_100a decode=mma async-copy-stages=4 "
+     "split-k=5 rows-per-thread=8", MMA_STAGED),
 ]
 
 

@@ -108,6 +108,17 @@ void nvfp4sim_cluster_wait(void);
 /// GPU faults with a misaligned address unless it is a multiple of `bytes`,
 /// and so does the launch here.
 void nvfp4sim_check_align(const void *address, int32_t bytes);
+/// cp.async (without zero fill) of `bytes` from `src` to `dst` (both
+/// checked as nvfp4sim_check_align does), performed only when a wait lets
+/// its group complete: the latest the GPU may perform it, so a read of
+/// `dst` before the wait sees the bytes that were there.
+void nvfp4sim_cp_async(void *dst, const void *src, int32_t bytes);
+/// cp.async.commit_group: the thread's copies since the last commit form a
+/// group.
+void nvfp4sim_cp_async_commit(void);
+/// cp.async.wait_group n: performs the copies of all but the newest `n` of
+/// the thread's committed groups.
+void nvfp4sim_cp_async_wait(int32_t n);
 /// mapa (generic addresses): `address`, in the caller's shared memory, in
 /// that of the CTA of rank `rank` in the cluster.
 void *nvfp4sim_mapa(void *address, int32_t rank);

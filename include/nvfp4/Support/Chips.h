@@ -26,6 +26,11 @@ inline constexpr int64_t kMaxPortableClusterCtas = 8;
 /// Registers a thread is allotted in multiples of, on every chip the
 /// compiler targets (a warp's registers come in units of 256).
 inline constexpr int64_t kRegisterAllocationUnit = 8;
+/// Shared memory one CTA may use on sm_90a and sm_100a (227 KiB; a kernel
+/// declares at most 48 KiB statically, the rest is dynamic and opted into
+/// at launch).
+inline constexpr int64_t kMaxCtaSharedBytes = 227 * 1024;
+inline constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
 /// Bytes of an mbarrier object in shared memory (PTX: an aligned .b64).
 inline constexpr int64_t kMbarrierBytes = 8;
 

@@ -55,8 +55,6 @@ inline constexpr int64_t kMmaN = 8;
 inline constexpr int64_t kScaleColsPerStage = layout::kAtomCols;
 inline constexpr int64_t kAtomBytes = layout::kAtomBytes;
 inline constexpr int64_t kMaxStages = 8;
-/// Shared memory one CTA may use on sm_100a (227 KiB, opt-in above 48 KiB).
-inline constexpr int64_t kMaxSharedBytes = 227 * 1024;
 
 /// A global-to-shared copy: `bytes` (cp.async cp-size) to shared offset `dst`
 /// (from the dynamic shared-memory base) from byte `src` of a tensor, of
@@ -396,7 +394,7 @@ struct GemvPlan {
                   std::to_string(formats::kMaxGemvVectors) + "]");
     if (stages < 1 || stages > kMaxStages)
       return fail("stages must be in [1, 8]");
-    if (sharedBytes() > kMaxSharedBytes)
+    if (sharedBytes() > kMaxCtaSharedBytes)
       return fail("the stage ring does not fit in shared memory");
     if (tmemAllocColumns() == 0)
       return fail("the stage ring does not fit in tensor memory");

@@ -6,6 +6,7 @@
 #include "nvfp4/Support/ManifestSchema.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
@@ -69,6 +70,21 @@ gpu::GPUFuncOp mlir::nvfp4::createBufferKernel(RewriterBase &b, ModuleOp module,
   kernel.setKnownBlockSizeAttr(
       b.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
   return kernel;
+}
+
+Value mlir::nvfp4::dynamicSharedMemory(OpBuilder &b, Location loc,
+                                      gpu::GPUFuncOp kernel, StringRef symbol,
+                                      uint64_t alignment) {
+  auto module = kernel->getParentOfType<gpu::GPUModuleOp>();
+  if (!SymbolTable::lookupSymbolIn(module, symbol)) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    LLVM::GlobalOp::create(b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), 0),
+                           /*isConstant=*/false, LLVM::Linkage::External,
+                           symbol, Attribute(), alignment, /*addrSpace=*/3);
+  }
+  return LLVM::AddressOfOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), symbol);
 }
 
 void mlir::nvfp4::launchBufferKernel(RewriterBase &b, Operation *op,

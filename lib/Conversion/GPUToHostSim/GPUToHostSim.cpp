@@ -147,24 +147,36 @@ private:
   }
 
   /// Shared-memory globals get offsets in the runtime's per-CTA buffer; the
-  /// dynamic part follows the static part.
+  /// dynamic part follows the static part, and every external zero-sized
+  /// array (PTX's `.extern .shared`, the dynamic memory) starts there.
   LogicalResult placeSharedMemory() {
     llvm::StringMap<int64_t> offsets;
     DataLayout layout(host);
-    SmallVector<LLVM::GlobalOp> shared;
+    SmallVector<LLVM::GlobalOp> shared, dynamic;
     for (Operation *op : moved) {
       auto global = dyn_cast<LLVM::GlobalOp>(op);
       if (!global || global.getAddrSpace() != 3)
         continue;
       if (global.getValueOrNull() || global.getInitializerBlock())
         return global.emitError("shared-memory global with an initializer");
+      shared.push_back(global);
+      int64_t size = layout.getTypeSize(global.getGlobalType());
+      if (size == 0 && global.getLinkage() == LLVM::Linkage::External) {
+        dynamic.push_back(global);
+        continue;
+      }
       int64_t align = std::max<int64_t>(global.getAlignment().value_or(16), 1);
       staticShared = llvm::alignTo(staticShared, align);
       offsets[global.getSymName()] = staticShared;
-      staticShared += layout.getTypeSize(global.getGlobalType());
-      shared.push_back(global);
+      staticShared += size;
     }
     staticShared = llvm::alignTo(staticShared, 16);
+    for (LLVM::GlobalOp global : dynamic) {
+      if (global.getAlignment().value_or(1) > 16)
+        return global.emitError("dynamic shared memory aligned to more than "
+                                "16 bytes has no host simulation");
+      offsets[global.getSymName()] = staticShared;
+    }
     if (shared.empty())
       return success();
     bool ok = true;

@@ -28,11 +28,11 @@ struct RuntimeFunction {
   const char *name;
   const char *result; // "v", "i32", "i64", "ptr"
   int i32Args;
-  bool pointerFirst = false; // a ptr before the i32 arguments
+  int pointers = 0; // ptr arguments before the i32 ones
 };
 
 /// The runtime functions kernels call (signatures of HostSimABI.h: every
-/// argument is an i32, after a pointer where pointerFirst says so).
+/// argument is an i32, after the pointers the entry counts).
 const RuntimeFunction runtimeFunctions[] = {
     {"nvfp4sim_sreg", "i32", 1},
     {"nvfp4sim_shared", "ptr", 0},
@@ -47,8 +47,11 @@ const RuntimeFunction runtimeFunctions[] = {
     {"nvfp4sim_mma_result", "i32", 1},
     {"nvfp4sim_cluster_arrive", "v", 0},
     {"nvfp4sim_cluster_wait", "v", 0},
-    {"nvfp4sim_mapa", "ptr", 1, true},
-    {"nvfp4sim_check_align", "v", 1, true},
+    {"nvfp4sim_mapa", "ptr", 1, 1},
+    {"nvfp4sim_check_align", "v", 1, 1},
+    {"nvfp4sim_cp_async", "v", 1, 2},
+    {"nvfp4sim_cp_async_commit", "v", 0},
+    {"nvfp4sim_cp_async_wait", "v", 1},
 };
 
 Type resultType(MLIRContext *ctx, StringRef kind) {
@@ -537,6 +540,8 @@ struct EraseLowering : public OpRewritePattern<GridDepOp> {
 /// next barrier, so the copy has landed by its wait as on the GPU. (A
 /// kernel that read a stage before waiting for it would still pass here;
 /// the GPU runs catch that.)
+/// cp.async without zero fill: queued by the runtime until a wait lets its
+/// group complete (HostSimABI.h).
 struct CpAsyncLowering : public OpRewritePattern<NVVM::CpAsyncOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(NVVM::CpAsyncOp op,
@@ -544,14 +549,21 @@ struct CpAsyncLowering : public OpRewritePattern<NVVM::CpAsyncOp> {
     if (op.getCpSize())
       return rewriter.notifyMatchFailure(op, "zero-filling copy");
     Location loc = op.getLoc();
-    for (Value ptr : {op.getDst(), op.getSrc()})
-      callRuntime(rewriter, loc, "nvfp4sim_check_align",
-                  {ptr, i32(rewriter, loc, op.getSize())});
-    Value length =
-        LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
-                                 rewriter.getI64IntegerAttr(op.getSize()));
-    rewriter.replaceOpWithNewOp<LLVM::MemcpyOp>(op, op.getDst(), op.getSrc(),
-                                                length, /*isVolatile=*/false);
+    callRuntime(rewriter, loc, "nvfp4sim_cp_async",
+                {op.getDst(), op.getSrc(), i32(rewriter, loc, op.getSize())});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct CpAsyncWaitLowering : public OpRewritePattern<NVVM::CpAsyncWaitGroupOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(NVVM::CpAsyncWaitGroupOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    callRuntime(rewriter, loc, "nvfp4sim_cp_async_wait",
+                {i32(rewriter, loc, op.getN())});
+    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -565,8 +577,7 @@ void mlir::nvfp4::declareHostSimRuntime(ModuleOp module) {
     if (module.lookupSymbol(f.name))
       continue;
     SmallVector<Type> args(f.i32Args, IntegerType::get(ctx, 32));
-    if (f.pointerFirst)
-      args.insert(args.begin(), LLVM::LLVMPointerType::get(ctx));
+    args.insert(args.begin(), f.pointers, LLVM::LLVMPointerType::get(ctx));
     auto type = LLVM::LLVMFunctionType::get(resultType(ctx, f.result), args);
     LLVM::LLVMFuncOp::create(b, module.getLoc(), f.name, type);
   }
@@ -618,8 +629,9 @@ void mlir::nvfp4::populateGPUToHostSimPatterns(RewritePatternSet &patterns) {
       ConvertX2Lowering<NVVM::ConvertF4x2ToF16x2Op>, GlobalLoadAsmLowering,
       PermuteAsmLowering, TruncToBF16Lowering,
       EraseLowering<NVVM::GriddepcontrolOp>, EraseLowering<NVVM::MembarOp>,
-      CpAsyncLowering, EraseLowering<NVVM::CpAsyncCommitGroupOp>,
-      EraseLowering<NVVM::CpAsyncWaitGroupOp>, MmaLowering, MapaLowering>(ctx);
+      CpAsyncLowering, CpAsyncWaitLowering, MmaLowering, MapaLowering>(ctx);
+  patterns.add<RuntimeCallLowering<NVVM::CpAsyncCommitGroupOp>>(
+      ctx, "nvfp4sim_cp_async_commit");
   patterns.add<RuntimeCallLowering<NVVM::Barrier0Op>>(ctx, "nvfp4sim_barrier");
   patterns.add<RuntimeCallLowering<NVVM::ClusterArriveOp>,
                RuntimeCallLowering<NVVM::ClusterArriveRelaxedOp>>(

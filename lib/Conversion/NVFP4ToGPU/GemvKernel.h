@@ -9,6 +9,11 @@
 
 namespace mlir::nvfp4 {
 
+/// Generic `!llvm.ptr` to `memref[indices]`, for accesses no memref op
+/// expresses (inline PTX, atomic orderings, cp.async).
+Value elementPointer(OpBuilder &b, Location loc, Value memref,
+                     ValueRange indices);
+
 /// Loads `bytes` (8 or 16) bytes at `memref[indices]` (of any element
 /// type) as i32 words; `streaming`: through the non-coherent path without
 /// L1 allocation (a matrix read exactly once).

@@ -17,11 +17,6 @@
 
 namespace mlir::nvfp4 {
 
-/// Generic `!llvm.ptr` to `memref[indices]`, for loads no memref op
-/// expresses (inline PTX, atomic orderings).
-Value elementPointer(OpBuilder &b, Location loc, Value memref,
-                     ValueRange indices);
-
 /// Builds the body of one CUDA-core GEMV kernel: the members hold what the
 /// kernel's outline sets up (its arguments, shared buffers, thread roles),
 /// the methods emit its parts.

@@ -238,6 +238,45 @@ resolveIndexBits(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
              : 64;
 }
 
+/// decode=mma's async-copy-stages: the option, checked, or 0. The copies
+/// take whole steps, and each lane copies the aligned 4-byte word that
+/// holds a scale pair, which needs every pair inside one word and every
+/// word inside the scales: blocked scales, or linear rows of a multiple of
+/// 4 columns.
+static FailureOr<int64_t>
+resolveMmaStages(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
+                 const KernelConfig &cfg, const ::nvfp4::cost::MmaSlicing &s) {
+  int64_t stages = options.asyncCopyStages;
+  if (stages == 0)
+    return 0;
+  if (failed(checkRange(op, "async-copy-stages", stages, 2, 8)))
+    return failure();
+  int64_t cols = op.getA().getType().getDimSize(2) * 2 /
+                 getBlockSize(op.getFormat());
+  if (s.fullSteps == 0)
+    return op.emitOpError()
+           << "decode=mma async-copy-stages copies whole steps of "
+           << ::nvfp4::cost::kMmaStepBytes << " bytes; a row has "
+           << op.getA().getType().getDimSize(2);
+  if (op.getLayout() != ScaleLayout::Blocked128x4 && cols % 4 != 0)
+    return op.emitOpError()
+           << "decode=mma async-copy-stages copies scales 4 bytes at a time: "
+              "it needs blocked128x4 scales or linear rows of a multiple of "
+              "4 scale columns (K a multiple of 64), got "
+           << cols << " columns";
+  KernelConfig staged = cfg;
+  staged.asyncCopyStages = stages;
+  int64_t bytes = dynamicSharedBytes(op, staged) + sharedMemoryBytes(op, cfg);
+  if (bytes > ::nvfp4::kMaxCtaSharedBytes)
+    return op.emitOpError()
+           << "decode=mma async-copy-stages = " << stages << " needs " << bytes
+           << " bytes of shared memory a CTA (stages x warps x "
+           << mmaStageLayout(op, cfg).bytes()
+           << " bytes a warp's stage, and the split-k partials), more than the "
+           << ::nvfp4::kMaxCtaSharedBytes;
+  return stages;
+}
+
 /// decode=mma: the options that apply to the tensor-core kernel, checked,
 /// the rest of the geometry from the cost model (lanes-per-row 4 and
 /// bytes-per-load 16 are the MMA's fragment layout).
@@ -258,10 +297,9 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
                    cost::kMmaBytesPerLoad)) ||
       failed(fixed("cta-split-k", options.ctaSplitK, 1)))
     return failure();
-  if (options.vectorInShared || options.asyncCopyStages || options.tma)
-    return op.emitOpError()
-           << "decode=mma loads a into registers: vector-in-shared, "
-              "async-copy-stages and tma do not apply";
+  if (options.vectorInShared || options.tma)
+    return op.emitOpError() << "decode=mma: vector-in-shared and tma apply to "
+                               "the CUDA-core kernel only";
   if (options.pinLoads || options.ctaThreads ||
       options.ctaReduction != CtaReductionChoice::Auto)
     return op.emitOpError() << "decode=mma: "
@@ -319,8 +357,11 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
   // next step's loads through the loop (96 registers instead of 74) was
   // slower on four of the five problem shapes (docs/benchmarks.md).
   cfg.prefetch = false;
-  cfg.asyncCopyStages = 0;
   cfg.tma = cfg.vectorInShared = cfg.interleaveRows = cfg.pinLoads = false;
+  FailureOr<int64_t> stages = resolveMmaStages(op, options, cfg, slicing);
+  if (failed(stages))
+    return failure();
+  cfg.asyncCopyStages = *stages;
   // The resident grid's budget, as for the CUDA-core kernel (0.85 of the
   // time on 7168 x 16384 x 1, 0.98-1.01 on the other four problem shapes:
   // docs/benchmarks.md, item 34).
@@ -489,17 +530,15 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
   cfg.vectorInShared = options.vectorInShared &&
                        cfg.decode == DecodeMethod::Dp4a &&
                        op.getNumVectors() == 1;
-  // Static shared memory a kernel may declare.
-  constexpr int64_t kStaticSharedLimit = 48 * 1024;
-  if (cfg.vectorInShared && sharedMemoryBytes(op, cfg) > kStaticSharedLimit)
+  if (cfg.vectorInShared && sharedMemoryBytes(op, cfg) > ::nvfp4::kMaxStaticSharedBytes)
     cfg.vectorInShared = false;
-  if (sharedMemoryBytes(op, cfg) > kStaticSharedLimit)
+  if (sharedMemoryBytes(op, cfg) > ::nvfp4::kMaxStaticSharedBytes)
     return op.emitOpError()
            << "needs " << sharedMemoryBytes(op, cfg)
            << " bytes of shared memory (async-copy-stages x rows-per-block "
               "x lanes-per-row x split-k x bytes-per-load and the split-k "
               "partials), more than the "
-           << kStaticSharedLimit << " a kernel may declare";
+           << ::nvfp4::kMaxStaticSharedBytes << " a kernel may declare";
   cfg.pinLoads = options.pinLoads;
   cfg.onePassSteps = options.onePass && !cfg.tma && !cfg.asyncCopyStages
                          ? ::nvfp4::cost::onePassSteps(slicing, cfg.lanesPerRow,
@@ -565,7 +604,27 @@ int64_t mlir::nvfp4::sharedMemoryBytes(GemvOp op, const KernelConfig &cfg) {
   return bytes;
 }
 
+MmaStageLayout mlir::nvfp4::mmaStageLayout(GemvOp op, const KernelConfig &cfg) {
+  int64_t aRows = cfg.rowsPerThread;
+  int64_t halves = op.getNumVectors() > 8 ? 2 : 1;
+  MmaStageLayout layout;
+  // Packed b: one 16-byte chunk and one scale word a half; 16-bit b: its
+  // chunk's 32 values, four slots, and no scales.
+  layout.codeSlots = aRows + (op.hasPackedB() ? halves : 4 * halves);
+  layout.wordSlots = aRows + (op.hasPackedB() ? halves : 0);
+  return layout;
+}
+
+int64_t mlir::nvfp4::dynamicSharedBytes(GemvOp op, const KernelConfig &cfg) {
+  if (cfg.decode != DecodeMethod::Mma)
+    return 0;
+  return cfg.asyncCopyStages * cfg.threads() / ::nvfp4::kWarpSize *
+         mmaStageLayout(op, cfg).bytes();
+}
+
 int64_t mlir::nvfp4::asyncCopyBytes(const KernelConfig &cfg) {
+  if (cfg.decode == DecodeMethod::Mma) // dynamic: dynamicSharedBytes
+    return 0;
   return cfg.asyncCopyStages * cfg.rowsPerThread * cfg.threads() *
          cfg.bytesPerLoad;
 }

@@ -70,6 +70,19 @@ int64_t sharedMemoryBytes(GemvOp op, const KernelConfig &cfg);
 /// Bytes of the shared-memory stages a's asynchronous copies fill.
 int64_t asyncCopyBytes(const KernelConfig &cfg);
 
+/// decode=mma's shared-memory stage of one warp (async-copy-stages): a
+/// lane's 16-byte slots of a's rows and b's chunks, then its 4-byte slots
+/// of the words that hold their scale pairs; slot i of lane l is at
+/// (i x 32 + l) x slot bytes, so a warp's accesses are conflict-free.
+struct MmaStageLayout {
+  int64_t codeSlots = 0, wordSlots = 0;
+  int64_t wordBase() const { return codeSlots * 16 * ::nvfp4::kWarpSize; }
+  int64_t bytes() const { return wordBase() + wordSlots * 4 * ::nvfp4::kWarpSize; }
+};
+MmaStageLayout mmaStageLayout(GemvOp op, const KernelConfig &cfg);
+/// Bytes of dynamic shared memory the kernel of `cfg` uses for `op`.
+int64_t dynamicSharedBytes(GemvOp op, const KernelConfig &cfg);
+
 StringRef stringifyDecodeMethod(DecodeMethod method);
 
 /// Fails with a located error unless the CUDA-core kernels support `chip`.

@@ -12,13 +12,19 @@
 // as long as its B fragment brings the same 4 of the vector. K is cut into
 // split-k slices of whole steps, one per warp of a CTA (partials added in
 // shared memory in slice order); a row's last step may be partial
-// (predicated, with loads clamped to the row).
+// (predicated, with loads clamped to the row). With async-copy-stages, a
+// lane copies its bytes of each whole step (cp.async) into its own slots of
+// its warp's stages in dynamic shared memory, stages - 1 steps ahead of the
+// step it decodes, so that loads stay in flight during the MMAs without
+// registers to hold them; a lane reads back only what it copied, so
+// waiting for its own copies is all the synchronisation there is.
 //
 //===----------------------------------------------------------------------===//
 
 #include "GemvKernel.h"
 
 #include "nvfp4/Conversion/Common/Codec.h"
+#include "nvfp4/Conversion/Common/GemvOutlining.h"
 #include "nvfp4/Conversion/Common/IndexValue.h"
 #include "nvfp4/Conversion/Common/ScalarOps.h"
 #include "nvfp4/Support/GemvCostModel.h"
@@ -62,6 +68,9 @@ struct MmaBuilder {
   cost::MmaSlicing slicing;
   Value a, sfa, vec, sfb, c, alpha, partials;
   Value batch, quadLane, slice;
+  // async-copy-stages: the CTA's dynamic shared memory (ptr<3>), and this
+  // lane's first code slot and first word slot in its warp's stage 0.
+  Value smem, laneCodes, laneWords;
   // Per tile, rows g and g + 8: their indices (possibly past M), the
   // clamped ones loads use, and their place in the CTA's row block.
   SmallVector<Value> rowIds, rows, rowsInBlock;
@@ -364,6 +373,185 @@ struct MmaBuilder {
                          sums);
   }
 
+  //--- async-copy-stages ----------------------------------------------===//
+
+  int64_t stages() { return cfg.asyncCopyStages; }
+  MmaStageLayout stageLayout() { return mmaStageLayout(op, cfg); }
+  int64_t warpsPerCta() { return cfg.threads() / ::nvfp4::kWarpSize; }
+
+  Value i32(IV x) {
+    return arith::IndexCastOp::create(b, loc, b.getI32Type(), x);
+  }
+  Value sharedAt(Value base, Value byteOffset) {
+    return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                               ValueRange{byteOffset});
+  }
+  /// Byte offset of stage `slot` from the warp's stage 0.
+  IV slotOffset(Value slot) {
+    return IV(b, loc, slot) * (warpsPerCta() * stageLayout().bytes());
+  }
+  Value codeSlot(Value slotOff, int64_t i) {
+    return sharedAt(laneCodes, i32(IV(b, loc, slotOff) +
+                                   i * 16 * ::nvfp4::kWarpSize));
+  }
+  Value wordSlot(Value slotOff, int64_t w) {
+    return sharedAt(laneWords,
+                    i32(IV(b, loc, slotOff) + w * 4 * ::nvfp4::kWarpSize));
+  }
+
+  /// cp.async of `bytes` at the generic address `src` (global memory) into
+  /// `dst`; cp.async.cg (L2 only) exists for 16-byte copies alone.
+  void copyAsync(Value dst, Value src, int64_t bytes) {
+    Value global = LLVM::AddrSpaceCastOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext(), 1), src);
+    NVVM::CpAsyncOp::create(
+        b, loc, dst, global, b.getI32IntegerAttr(bytes),
+        NVVM::LoadCacheModifierKindAttr::get(
+            b.getContext(), bytes == 16 ? NVVM::LoadCacheModifierKind::CG
+                                        : NVVM::LoadCacheModifierKind::CA),
+        /*cpSize=*/Value());
+  }
+
+  /// The 16 bytes of codes at `indices` (row offset last) of `memref`: one
+  /// copy where rows keep them aligned, else two of 8 bytes.
+  void copyCodes(Value dst, Value memref, SmallVector<Value> indices) {
+    if (alignedChunks()) {
+      copyAsync(dst, elementPointer(b, loc, memref, indices), 16);
+      return;
+    }
+    for (int64_t h = 0; h < 2; ++h) {
+      SmallVector<Value> at = indices;
+      at.back() = IV(b, loc, at.back()) + 8 * h;
+      copyAsync(sharedAt(dst, i32(IV::index(b, loc, 8 * h))),
+                elementPointer(b, loc, memref, at), 8);
+    }
+  }
+
+  /// The aligned 4-byte word that holds the scale pair of columns `col`,
+  /// `col` + 1 of `row` (resolveMmaStages: the pair never straddles one).
+  void copyScaleWord(Value dst, Value scales, bool isVector, Value row,
+                     Value col) {
+    Value pair = elementPointer(
+        b, loc, scales,
+        buildScaleIndices(b, loc, op.getLayout(), isVector, batch, row, col));
+    Value address =
+        LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), pair).getResult();
+    address = arith::AndIOp::create(
+        b, loc, address,
+        arith::ConstantIntOp::create(b, loc, b.getI64Type(), ~int64_t(3)));
+    copyAsync(dst, LLVM::IntToPtrOp::create(b, loc, pair.getType(), address),
+              4);
+  }
+
+  /// Copies this lane's bytes of whole step `step` into stage `slot` and
+  /// commits them as one group.
+  void issueStageCopies(Value step, Value slot) {
+    Chunk ch = wholeChunk(step);
+    IV off = slotOffset(slot);
+    int64_t code = 0, word = 0;
+    for (Value row : rows) {
+      copyCodes(codeSlot(off, code++), a, {batch, row, ch.bytes[0]});
+      copyScaleWord(wordSlot(off, word++), sfa, false, row, ch.cols[0]);
+    }
+    for (int64_t h = 0; h < halves(); ++h) {
+      Value v = vectorIds[h];
+      SmallVector<Value> at = vectorPrefix(v);
+      if (packed()) {
+        at.push_back(ch.bytes[0]);
+        copyCodes(codeSlot(off, code++), vec, at);
+        if (op.hasVectorDim())
+          copyScaleWord(wordSlot(off, word++), sfb, false, v, ch.cols[0]);
+        else
+          copyScaleWord(wordSlot(off, word++), sfb, true, idx(0), ch.cols[0]);
+        continue;
+      }
+      // 16-bit b: the chunk's 32 values, as loadStep reads them.
+      for (int64_t h8 = 0; h8 < 2; ++h8)
+        for (int64_t q = 0; q < 2; ++q) {
+          SmallVector<Value> indices = at;
+          indices.push_back(IV(b, loc, ch.bytes[h8]) * 2 + 8 * q);
+          copyAsync(codeSlot(off, code++),
+                    elementPointer(b, loc, vec, indices), 16);
+        }
+    }
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  }
+
+  SmallVector<Value> readCodeSlot(Value slotOff, int64_t i) {
+    auto type = VectorType::get({4}, b.getI32Type());
+    Value v = LLVM::LoadOp::create(b, loc, type, codeSlot(slotOff, i),
+                                   /*alignment=*/16);
+    SmallVector<Value> words;
+    for (int64_t w = 0; w < 4; ++w)
+      words.push_back(vector::ExtractOp::create(b, loc, v, w));
+    return words;
+  }
+
+  /// The scale pair in word slot `w`: bytes 2 (t % 2) and 2 (t % 2) + 1 of
+  /// the word, since a pair's columns 2 t and 2 t + 1 sit at 2 t mod 4 in
+  /// their word in both layouts (blocked: column mod 4; linear: rows of a
+  /// multiple of 4 columns and steps of 8).
+  Value readScalePair(Value slotOff, int64_t w) {
+    IV inWord = (IV(b, loc, quadLane) % 2) * 2;
+    Value at = sharedAt(wordSlot(slotOff, w), i32(inWord));
+    Value bits =
+        LLVM::LoadOp::create(b, loc, b.getI16Type(), at, /*alignment=*/2);
+    return LLVM::BitcastOp::create(
+        b, loc, VectorType::get({2}, b.getI8Type()), bits);
+  }
+
+  /// A step's loads, read back from stage `slot`.
+  StepLoads readStage(Value step, Value slot) {
+    StepLoads s;
+    s.chunk = wholeChunk(step);
+    IV off = slotOffset(slot);
+    int64_t code = 0, word = 0;
+    for (size_t r = 0; r < rows.size(); ++r) {
+      s.aWords.push_back(readCodeSlot(off, code++));
+      s.aScales.push_back(readScalePair(off, word++));
+    }
+    for (int64_t h = 0; h < halves(); ++h) {
+      SmallVector<Value> words;
+      for (int64_t i = 0; i < (packed() ? 1 : 4); ++i)
+        llvm::append_range(words, readCodeSlot(off, code++));
+      s.bWords.push_back(words);
+      if (packed())
+        s.bScales.push_back(readScalePair(off, word++));
+    }
+    return s;
+  }
+
+  /// Whole steps [first, first + count) of this warp's slice through the
+  /// stages: stages - 1 steps copied ahead; step j's copies target the
+  /// slot step j - 1 was read from. Past the slice's last step the copies
+  /// repeat it (they stay inside the warp's own bytes; nobody reads them).
+  SmallVector<Value> buildAsyncStepLoop(Value first, Value count,
+                                        ArrayRef<Value> acc) {
+    int64_t ahead = stages() - 1;
+    IV last = IV(b, loc, first) + IV(b, loc, count) - 1;
+    auto stepAt = [&](IV j) {
+      return arith::MinSIOp::create(b, loc, IV(b, loc, first) + j, last)
+          .getResult();
+    };
+    for (int64_t i = 0; i < ahead; ++i)
+      issueStageCopies(stepAt(IV::index(b, loc, i)), idx(i));
+    auto loop = scf::ForOp::create(b, loc, idx(0), count, idx(1), acc);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      IV j(b, loc, loop.getInductionVar());
+      // At most ahead - 1 groups pending: step j's has landed.
+      NVVM::CpAsyncWaitGroupOp::create(b, loc, ahead - 1);
+      StepLoads s = readStage(IV(b, loc, first) + j, j % stages());
+      issueStageCopies(stepAt(j + ahead), (j + ahead) % stages());
+      scf::YieldOp::create(
+          b, loc, computeStep(s, SmallVector<Value>(loop.getRegionIterArgs())));
+    }
+    // No copy may still write shared memory when the warp moves on.
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+    return SmallVector<Value>(loop.getResults());
+  }
+
   /// Slot of this lane's sum of row rowsInBlock[i] and vector `vector` in
   /// the split-k partials.
   Value partialSlot(int64_t i, Value vector) {
@@ -411,8 +599,15 @@ struct MmaBuilder {
       count = arith::SubIOp::create(
           b, loc, arith::MaxUIOp::create(b, loc, end, lo), lo);
     }
+    if (stages()) {
+      IV stage0 = warp * stageLayout().bytes();
+      laneCodes = sharedAt(smem, i32(stage0 + lane * 16));
+      laneWords =
+          sharedAt(smem, i32(stage0 + stageLayout().wordBase() + lane * 4));
+    }
     if (slicing.fullSteps > 0)
-      acc = buildStepLoop(lo, count, cfg.loadsInFlight, acc);
+      acc = stages() ? buildAsyncStepLoop(lo, count, acc)
+                     : buildStepLoop(lo, count, cfg.loadsInFlight, acc);
     if (slicing.hasTail()) {
       Value owns =
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, slice,
@@ -532,6 +727,9 @@ void mlir::nvfp4::buildMmaGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel,
   if (op.getAlpha())
     mb.alpha = entry.getArgument(next);
   mb.partials = partials;
+  if (cfg.asyncCopyStages)
+    mb.smem = dynamicSharedMemory(b, loc, kernel, "__nvfp4_mma_stages",
+                                  /*alignment=*/16);
   mb.batch = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   mb.build(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x),
            gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));

@@ -48,7 +48,7 @@ namespace {
 DictionaryAttr launchInfo(OpBuilder &b, GemvOp op, gpu::GPUFuncOp kernel,
                           const KernelConfig &cfg, int64_t gridX) {
   NamedAttrList attrs = gemvLaunchInfo(b, op, kernel, cfg.chip, gridX,
-                                       /*sharedBytes=*/0);
+                                       dynamicSharedBytes(op, cfg));
   if (cfg.tma)
     appendTensorMapsToLaunch(b, attrs, {tmaMap(op, cfg)});
   // The tensor cores sum products, not exact unit dots: the runner's
@@ -173,7 +173,8 @@ struct GemvLowering : public OpRewritePattern<GemvOp> {
     else
       buildGemvKernelBody(rewriter, kernel, op, *cfg);
     int64_t grid = gridX(op, *cfg);
-    replaceGemvWithLaunch(rewriter, op, kernel, grid, /*sharedBytes=*/0,
+    replaceGemvWithLaunch(rewriter, op, kernel, grid,
+                          dynamicSharedBytes(op, *cfg),
                           launchInfo(rewriter, op, kernel, *cfg, grid),
                           *extraArgs);
     return success();

@@ -18,6 +18,7 @@
 
 #include "Tcgen05Emitter.h"
 
+#include "nvfp4/Conversion/Common/GemvOutlining.h"
 #include "nvfp4/Conversion/Common/TensorMapIR.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -32,11 +33,7 @@ using namespace mlir;
 using namespace mlir::nvfp4::tc5;
 namespace plan = ::nvfp4::tcgen05::plan;
 
-/// The dynamic shared memory of the kernel: an external, zero-sized
-/// addrspace(3) array is what PTX declares as `.extern .shared .b8 x[]`.
-/// (gpu.dynamic_shared_memory lowers to an internal global that the NVPTX
-/// backend demotes to a 1-byte static `.shared` variable, which ptxas then
-/// reports as accessed out of bounds.)
+/// The kernel's dynamic shared memory (dynamicSharedMemory).
 static constexpr llvm::StringLiteral kSharedSymbol = "__nvfp4_tcgen05_smem";
 /// The 32-byte swizzle pattern of the A and B tiles repeats every 256 bytes
 /// from an aligned address; 1024 covers every swizzle mode.
@@ -82,8 +79,6 @@ void KernelEmitter::emitSetup() {
   batch = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
 
   // Dynamic shared memory (the launch passes plan.sharedBytes()).
-  smem = LLVM::AddressOfOp::create(b, loc, LLVM::LLVMPointerType::get(ctx, 3),
-                                   kSharedSymbol);
   smem32 = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), smem);
   if (plan.checksScaleSigns()) {
     // One flag a thread, set when a scale of its row or of the vector is
@@ -460,17 +455,10 @@ void mlir::nvfp4::tc5::buildTcgen05GemvKernelBody(OpBuilder &b,
                                                   const plan::GemvPlan &plan) {
   OpBuilder::InsertionGuard guard(b);
   Location loc = op.getLoc();
-  auto module = kernel->getParentOfType<gpu::GPUModuleOp>();
-  if (!SymbolTable::lookupSymbolIn(module, kSharedSymbol)) {
-    b.setInsertionPointToStart(module.getBody());
-    LLVM::GlobalOp::create(b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), 0),
-                           /*isConstant=*/false, LLVM::Linkage::External,
-                           kSharedSymbol, Attribute(), kSharedAlignment,
-                           /*addrSpace=*/3);
-  }
   Block &entry = kernel.getBody().front();
   b.setInsertionPointToStart(&entry);
   KernelEmitter e(b, loc, plan);
+  e.smem = dynamicSharedMemory(b, loc, kernel, kSharedSymbol, kSharedAlignment);
   e.aBase = globalBase(b, loc, entry.getArgument(0));
   e.sfaBase = globalBase(b, loc, entry.getArgument(1));
   e.bBase = globalBase(b, loc, entry.getArgument(2));

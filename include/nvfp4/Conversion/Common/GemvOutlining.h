@@ -35,6 +35,16 @@ gpu::GPUFuncOp createBufferKernel(RewriterBase &rewriter, ModuleOp module,
                                   Location loc, StringRef name, StringRef chip,
                                   ValueRange buffers, int64_t threads);
 
+/// The kernel's dynamic shared memory, a `ptr<3>` at the insertion point:
+/// the address of an external, zero-sized addrspace(3) array `symbol`
+/// (aligned to `alignment`), declared in the kernel's module on first use,
+/// which PTX declares as `.extern .shared .b8 symbol[]`. (The global that
+/// gpu.dynamic_shared_memory lowers to is internal, and the NVPTX backend
+/// demotes it to a 1-byte static `.shared` variable that ptxas reports as
+/// accessed out of bounds.)
+Value dynamicSharedMemory(OpBuilder &b, Location loc, gpu::GPUFuncOp kernel,
+                          StringRef symbol, uint64_t alignment);
+
 /// Launches `kernel` on (gridX, gridY, 1) CTAs with `args` before `op`,
 /// carrying `info` as nvfp4.launch, and finishes the kernel (finishKernel).
 void launchBufferKernel(RewriterBase &rewriter, Operation *op,
