@@ -53,6 +53,8 @@ struct FakeDevice {
   /// CTA size it was asked for.
   int residentCtas = 6;
   int occupancyBlockSize = 0;
+  /// The dynamic shared memory the runner opted into, -1 before any.
+  int dynamicSharedOptIn = -1;
   /// The order of --bench's calls: F flush (cuMemsetD8Async), E event
   /// recorded, L launch of the kernel under test, S event waited for.
   std::string trace;
@@ -122,6 +124,11 @@ inline Driver fakeDriver() {
   };
   d.cuFuncGetAttribute = [](int *value, int, CUfunction) {
     *value = 0;
+    return CUDA_SUCCESS;
+  };
+  d.cuFuncSetAttribute = [](CUfunction, int attribute, int value) {
+    if (attribute == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)
+      device->dynamicSharedOptIn = value;
     return CUDA_SUCCESS;
   };
   d.cuOccupancyMaxActiveBlocksPerMultiprocessor = [](int *blocks, CUfunction,

@@ -297,6 +297,21 @@ TEST_F(RunnerFakeDriver, ChainOfOneReportsAsBefore) {
   EXPECT_EQ(json.find("pdl"), std::string::npos) << json;
 }
 
+/// A kernel's static and dynamic shared memory together may pass 48 KiB
+/// with the dynamic part under it (decode=mma's stages of 46080 bytes next
+/// to 4096 of split-k partials failed to launch without the opt-in).
+TEST_F(RunnerFakeDriver, DynamicSharedMemoryIsOptedInto) {
+  Manifest m = smallManifest(1, ref::VectorElement::E2M1);
+  ReferenceKernel kernel(m);
+  VerifyResult result;
+  ASSERT_EQ(run(m, kernel, result), "");
+  EXPECT_EQ(fake.dynamicSharedOptIn, -1); // none asked, none opted into
+  m.sharedBytes = 46080;
+  ASSERT_EQ(run(m, kernel, result), "");
+  EXPECT_TRUE(result.pass);
+  EXPECT_EQ(fake.dynamicSharedOptIn, 46080);
+}
+
 TEST_F(RunnerFakeDriver, BenchReportsTheGridsRoundsOfResidentCtas) {
   Manifest m = smallManifest(1, ref::VectorElement::E2M1);
   ReferenceKernel kernel(m);

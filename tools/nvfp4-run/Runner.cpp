@@ -153,8 +153,10 @@ std::string loadKernel(const Driver &driver, const Manifest &manifest,
            kernel.function);
   CU_CHECK(cuFuncGetAttribute, &kernel.localBytes,
            CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, kernel.function);
-  // Dynamic shared memory beyond 48 KiB must be opted into per function.
-  if (manifest.sharedBytes > 48 * 1024)
+  // Shared memory beyond 48 KiB, static and dynamic together, must be
+  // opted into per function; the opt-in names the dynamic part, and is
+  // valid for any size the function can have.
+  if (manifest.sharedBytes > 0)
     CU_CHECK(cuFuncSetAttribute, kernel.function,
              CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
              static_cast<int>(manifest.sharedBytes));

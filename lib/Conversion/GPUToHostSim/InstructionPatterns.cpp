@@ -187,6 +187,23 @@ struct BarrierLowering : public OpRewritePattern<NVVM::BarrierOp> {
   }
 };
 
+/// bar.warp.sync: returns when every lane of the mask has reached it, as a
+/// shuffle of the mask does (its value unused); threads switch only at such
+/// points, so it orders the lanes' memory accesses as the GPU's does.
+struct SyncWarpLowering : public OpRewritePattern<NVVM::SyncWarpOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(NVVM::SyncWarpOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    callRuntime(rewriter, loc, "nvfp4sim_shfl",
+                {i32(rewriter, loc, NVFP4SIM_SHFL_IDX), op.getMask(),
+                 i32(rewriter, loc, 0), i32(rewriter, loc, 0),
+                 i32(rewriter, loc, 0x1F)});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct ShuffleLowering : public OpRewritePattern<NVVM::ShflOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(NVVM::ShflOp op,
@@ -623,6 +640,7 @@ void mlir::nvfp4::populateGPUToHostSimPatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<
       SpecialRegisterLowering, BarrierLowering, ShuffleLowering,
+      SyncWarpLowering,
       PermuteLowering, DotAccumulate4WayLowering, DotAccumulate2WayLowering,
       ConvertX2Lowering<NVVM::ConvertF8x2ToF16x2Op>,
       ConvertX2Lowering<NVVM::ConvertF8x2ToBF16x2Op>,

@@ -67,7 +67,7 @@ struct MmaBuilder {
   const KernelConfig &cfg;
   cost::MmaSlicing slicing;
   Value a, sfa, vec, sfb, c, alpha, partials;
-  Value batch, quadLane, slice;
+  Value batch, laneGroup, quadLane, slice;
   // async-copy-stages: the CTA's dynamic shared memory (ptr<3>), and this
   // lane's first code slot and first word slot in its warp's stage 0.
   Value smem, laneCodes, laneWords;
@@ -376,6 +376,13 @@ struct MmaBuilder {
   //--- async-copy-stages ----------------------------------------------===//
 
   int64_t stages() { return cfg.asyncCopyStages; }
+  /// Whether lanes of vector g + 8 h >= N need vector N - 1's stage slots:
+  /// they read the copying lane's (copies of one address from several lanes
+  /// of a warp were up to 10x slower on the H200).
+  bool sharesVectorSlots(int64_t h) {
+    return vectors() < kMmaVectors * (h + 1);
+  }
+  bool sharesAnySlots() { return sharesVectorSlots(halves() - 1); }
   MmaStageLayout stageLayout() { return mmaStageLayout(op, cfg); }
   int64_t warpsPerCta() { return cfg.threads() / ::nvfp4::kWarpSize; }
 
@@ -456,6 +463,15 @@ struct MmaBuilder {
     for (int64_t h = 0; h < halves(); ++h) {
       Value v = vectorIds[h];
       SmallVector<Value> at = vectorPrefix(v);
+      // Only the lanes of vector g + 8 h < N copy; the others read theirs.
+      std::optional<OpBuilder::InsertionGuard> guard;
+      if (sharesVectorSlots(h)) {
+        auto ifOp = scf::IfOp::create(b, loc, vult(IV(b, loc, laneGroup) + kMmaVectors * h,
+                                                   vectors()),
+                                      /*withElseRegion=*/false);
+        guard.emplace(b);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+      }
       if (packed()) {
         at.push_back(ch.bytes[0]);
         copyCodes(codeSlot(off, code++), vec, at);
@@ -511,12 +527,18 @@ struct MmaBuilder {
       s.aScales.push_back(readScalePair(off, word++));
     }
     for (int64_t h = 0; h < halves(); ++h) {
-      SmallVector<Value> words;
+      // The slots of the lane that copied vector g + 8 h: g clamped alike.
+      IV lanes = (IV(b, loc, vectorIds[h]) - kMmaVectors * h -
+                  IV(b, loc, laneGroup)) *
+                 cost::kMmaLanesPerRow;
+      IV codes = sharesVectorSlots(h) ? off + lanes * 16 : off;
+      IV words = sharesVectorSlots(h) ? off + lanes * 4 : off;
+      SmallVector<Value> bWords;
       for (int64_t i = 0; i < (packed() ? 1 : 4); ++i)
-        llvm::append_range(words, readCodeSlot(off, code++));
-      s.bWords.push_back(words);
+        llvm::append_range(bWords, readCodeSlot(codes, code++));
+      s.bWords.push_back(bWords);
       if (packed())
-        s.bScales.push_back(readScalePair(off, word++));
+        s.bScales.push_back(readScalePair(words, word++));
     }
     return s;
   }
@@ -542,6 +564,10 @@ struct MmaBuilder {
       IV j(b, loc, loop.getInductionVar());
       // At most ahead - 1 groups pending: step j's has landed.
       NVVM::CpAsyncWaitGroupOp::create(b, loc, ahead - 1);
+      // Lanes read other lanes' copies of b: after all of them landed.
+      if (sharesAnySlots())
+        NVVM::SyncWarpOp::create(b, loc,
+                                 arith::ConstantIntOp::create(b, loc, -1, 32));
       StepLoads s = readStage(IV(b, loc, first) + j, j % stages());
       issueStageCopies(stepAt(j + ahead), (j + ahead) % stages());
       scf::YieldOp::create(
@@ -567,6 +593,7 @@ struct MmaBuilder {
     IV tid(b, loc, threadId);
     IV warp = tid / 32, lane = tid % 32;
     IV g = lane / cost::kMmaLanesPerRow;
+    laneGroup = g;
     quadLane = lane % cost::kMmaLanesPerRow;
     int64_t rowWarps = cfg.rowGroups() / 8;
     IV warpRow = warp % rowWarps;
