@@ -251,6 +251,10 @@ resolveMmaStages(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
     return 0;
   if (failed(checkRange(op, "async-copy-stages", stages, 2, 8)))
     return failure();
+  if (options.loadsInFlight > 1)
+    return op.emitOpError()
+           << "decode=mma: async-copy-stages keeps steps in flight in shared "
+              "memory, loads-in-flight in registers; give one of them";
   int64_t cols = op.getA().getType().getDimSize(2) * 2 /
                  getBlockSize(op.getFormat());
   if (s.fullSteps == 0)

@@ -19,7 +19,7 @@
 // BYTES: error: 'nvfp4.gemv' op decode=mma takes bytes-per-load = 16 (the MMA fragment's layout), got 8
 // CTA: error: 'nvfp4.gemv' op decode=mma takes cta-split-k = 1 (the MMA fragment's layout), got 2
 // ROWS: error: 'nvfp4.gemv' op decode=mma takes rows-per-thread = 2, 4 or 8 (two rows of each 16-row tile), got 3
-// TMA: error: 'nvfp4.gemv' op decode=mma loads a into registers: vector-in-shared, async-copy-stages and tma do not apply
+// TMA: error: 'nvfp4.gemv' op decode=mma: vector-in-shared and tma apply to the CUDA-core kernel only
 // PIN: error: 'nvfp4.gemv' op decode=mma: pin-loads applies to the CUDA-core kernel only
 // REDUCE: error: 'nvfp4.gemv' op decode=mma: cta-reduction applies to the CUDA-core kernel only
 // SPLIT: error: 'nvfp4.gemv' op split-k = 12 slices leave some without work: a row has 16 steps of 64 bytes
