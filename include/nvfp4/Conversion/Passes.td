@@ -155,7 +155,8 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
                 "Stages of a copied into shared memory by cp.async "
                 "(nvgpu.device_async_copy) ahead of the decode, so the "
                 "bytes in flight take no registers (2-8; 0: loads into "
-                "registers)">,
+                "registers). With decode=mma: each warp's stages of a, b "
+                "and their scale words, in dynamic shared memory">,
     NVFP4Option<"tma", "tma", "bool", "false",
                 "Fill the async-copy-stages stages with tensor-memory-"
                 "accelerator copies (nvgpu.tma.async.load, one box per K "

@@ -73,8 +73,8 @@ gpu::GPUFuncOp mlir::nvfp4::createBufferKernel(RewriterBase &b, ModuleOp module,
 }
 
 Value mlir::nvfp4::dynamicSharedMemory(OpBuilder &b, Location loc,
-                                      gpu::GPUFuncOp kernel, StringRef symbol,
-                                      uint64_t alignment) {
+                                       gpu::GPUFuncOp kernel, StringRef symbol,
+                                       uint64_t alignment) {
   auto module = kernel->getParentOfType<gpu::GPUModuleOp>();
   if (!SymbolTable::lookupSymbolIn(module, symbol)) {
     OpBuilder::InsertionGuard guard(b);

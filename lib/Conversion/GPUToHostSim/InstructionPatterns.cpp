@@ -34,24 +34,15 @@ struct RuntimeFunction {
 /// The runtime functions kernels call (signatures of HostSimABI.h: every
 /// argument is an i32, after the pointers the entry counts).
 const RuntimeFunction runtimeFunctions[] = {
-    {"nvfp4sim_sreg", "i32", 1},
-    {"nvfp4sim_shared", "ptr", 0},
-    {"nvfp4sim_barrier", "v", 0},
-    {"nvfp4sim_shfl", "i64", 5},
-    {"nvfp4sim_prmt", "i32", 4},
-    {"nvfp4sim_dp4a", "i32", 5},
-    {"nvfp4sim_dp2a", "i32", 6},
-    {"nvfp4sim_cvt_x2", "i32", 3},
-    {"nvfp4sim_f32_to_bf16", "i32", 1},
-    {"nvfp4sim_mma_f16", "v", 10},
-    {"nvfp4sim_mma_result", "i32", 1},
-    {"nvfp4sim_cluster_arrive", "v", 0},
-    {"nvfp4sim_cluster_wait", "v", 0},
-    {"nvfp4sim_mapa", "ptr", 1, 1},
-    {"nvfp4sim_check_align", "v", 1, 1},
-    {"nvfp4sim_cp_async", "v", 1, 2},
-    {"nvfp4sim_cp_async_commit", "v", 0},
-    {"nvfp4sim_cp_async_wait", "v", 1},
+    {"nvfp4sim_sreg", "i32", 1},          {"nvfp4sim_shared", "ptr", 0},
+    {"nvfp4sim_barrier", "v", 0},         {"nvfp4sim_shfl", "i64", 5},
+    {"nvfp4sim_prmt", "i32", 4},          {"nvfp4sim_dp4a", "i32", 5},
+    {"nvfp4sim_dp2a", "i32", 6},          {"nvfp4sim_cvt_x2", "i32", 3},
+    {"nvfp4sim_f32_to_bf16", "i32", 1},   {"nvfp4sim_mma_f16", "v", 10},
+    {"nvfp4sim_mma_result", "i32", 1},    {"nvfp4sim_cluster_arrive", "v", 0},
+    {"nvfp4sim_cluster_wait", "v", 0},    {"nvfp4sim_mapa", "ptr", 1, 1},
+    {"nvfp4sim_check_align", "v", 1, 1},  {"nvfp4sim_cp_async", "v", 1, 2},
+    {"nvfp4sim_cp_async_commit", "v", 0}, {"nvfp4sim_cp_async_wait", "v", 1},
 };
 
 Type resultType(MLIRContext *ctx, StringRef kind) {
@@ -640,9 +631,8 @@ void mlir::nvfp4::populateGPUToHostSimPatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<
       SpecialRegisterLowering, BarrierLowering, ShuffleLowering,
-      SyncWarpLowering,
-      PermuteLowering, DotAccumulate4WayLowering, DotAccumulate2WayLowering,
-      ConvertX2Lowering<NVVM::ConvertF8x2ToF16x2Op>,
+      SyncWarpLowering, PermuteLowering, DotAccumulate4WayLowering,
+      DotAccumulate2WayLowering, ConvertX2Lowering<NVVM::ConvertF8x2ToF16x2Op>,
       ConvertX2Lowering<NVVM::ConvertF8x2ToBF16x2Op>,
       ConvertX2Lowering<NVVM::ConvertF4x2ToF16x2Op>, GlobalLoadAsmLowering,
       PermuteAsmLowering, TruncToBF16Lowering,

@@ -255,8 +255,8 @@ resolveMmaStages(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
     return op.emitOpError()
            << "decode=mma: async-copy-stages keeps steps in flight in shared "
               "memory, loads-in-flight in registers; give one of them";
-  int64_t cols = op.getA().getType().getDimSize(2) * 2 /
-                 getBlockSize(op.getFormat());
+  int64_t cols =
+      op.getA().getType().getDimSize(2) * 2 / getBlockSize(op.getFormat());
   if (s.fullSteps == 0)
     return op.emitOpError()
            << "decode=mma async-copy-stages copies whole steps of "
@@ -534,7 +534,8 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
   cfg.vectorInShared = options.vectorInShared &&
                        cfg.decode == DecodeMethod::Dp4a &&
                        op.getNumVectors() == 1;
-  if (cfg.vectorInShared && sharedMemoryBytes(op, cfg) > ::nvfp4::kMaxStaticSharedBytes)
+  if (cfg.vectorInShared &&
+      sharedMemoryBytes(op, cfg) > ::nvfp4::kMaxStaticSharedBytes)
     cfg.vectorInShared = false;
   if (sharedMemoryBytes(op, cfg) > ::nvfp4::kMaxStaticSharedBytes)
     return op.emitOpError()

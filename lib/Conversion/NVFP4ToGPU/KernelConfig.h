@@ -77,7 +77,9 @@ int64_t asyncCopyBytes(const KernelConfig &cfg);
 struct MmaStageLayout {
   int64_t codeSlots = 0, wordSlots = 0;
   int64_t wordBase() const { return codeSlots * 16 * ::nvfp4::kWarpSize; }
-  int64_t bytes() const { return wordBase() + wordSlots * 4 * ::nvfp4::kWarpSize; }
+  int64_t bytes() const {
+    return wordBase() + wordSlots * 4 * ::nvfp4::kWarpSize;
+  }
 };
 MmaStageLayout mmaStageLayout(GemvOp op, const KernelConfig &cfg);
 /// Bytes of dynamic shared memory the kernel of `cfg` uses for `op`.

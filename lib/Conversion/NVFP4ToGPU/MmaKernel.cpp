@@ -398,8 +398,8 @@ struct MmaBuilder {
     return IV(b, loc, slot) * (warpsPerCta() * stageLayout().bytes());
   }
   Value codeSlot(Value slotOff, int64_t i) {
-    return sharedAt(laneCodes, i32(IV(b, loc, slotOff) +
-                                   i * 16 * ::nvfp4::kWarpSize));
+    return sharedAt(laneCodes,
+                    i32(IV(b, loc, slotOff) + i * 16 * ::nvfp4::kWarpSize));
   }
   Value wordSlot(Value slotOff, int64_t w) {
     return sharedAt(laneWords,
@@ -466,9 +466,9 @@ struct MmaBuilder {
       // Only the lanes of vector g + 8 h < N copy; the others read theirs.
       std::optional<OpBuilder::InsertionGuard> guard;
       if (sharesVectorSlots(h)) {
-        auto ifOp = scf::IfOp::create(b, loc, vult(IV(b, loc, laneGroup) + kMmaVectors * h,
-                                                   vectors()),
-                                      /*withElseRegion=*/false);
+        auto ifOp = scf::IfOp::create(
+            b, loc, vult(IV(b, loc, laneGroup) + kMmaVectors * h, vectors()),
+            /*withElseRegion=*/false);
         guard.emplace(b);
         b.setInsertionPointToStart(ifOp.thenBlock());
       }
@@ -486,8 +486,8 @@ struct MmaBuilder {
         for (int64_t q = 0; q < 2; ++q) {
           SmallVector<Value> indices = at;
           indices.push_back(IV(b, loc, ch.bytes[h8]) * 2 + 8 * q);
-          copyAsync(codeSlot(off, code++),
-                    elementPointer(b, loc, vec, indices), 16);
+          copyAsync(codeSlot(off, code++), elementPointer(b, loc, vec, indices),
+                    16);
         }
     }
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
@@ -512,8 +512,8 @@ struct MmaBuilder {
     Value at = sharedAt(wordSlot(slotOff, w), i32(inWord));
     Value bits =
         LLVM::LoadOp::create(b, loc, b.getI16Type(), at, /*alignment=*/2);
-    return LLVM::BitcastOp::create(
-        b, loc, VectorType::get({2}, b.getI8Type()), bits);
+    return LLVM::BitcastOp::create(b, loc, VectorType::get({2}, b.getI8Type()),
+                                   bits);
   }
 
   /// A step's loads, read back from stage `slot`.
@@ -528,9 +528,9 @@ struct MmaBuilder {
     }
     for (int64_t h = 0; h < halves(); ++h) {
       // The slots of the lane that copied vector g + 8 h: g clamped alike.
-      IV lanes = (IV(b, loc, vectorIds[h]) - kMmaVectors * h -
-                  IV(b, loc, laneGroup)) *
-                 cost::kMmaLanesPerRow;
+      IV lanes =
+          (IV(b, loc, vectorIds[h]) - kMmaVectors * h - IV(b, loc, laneGroup)) *
+          cost::kMmaLanesPerRow;
       IV codes = sharesVectorSlots(h) ? off + lanes * 16 : off;
       IV words = sharesVectorSlots(h) ? off + lanes * 4 : off;
       SmallVector<Value> bWords;

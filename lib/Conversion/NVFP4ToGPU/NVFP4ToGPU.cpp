@@ -173,10 +173,9 @@ struct GemvLowering : public OpRewritePattern<GemvOp> {
     else
       buildGemvKernelBody(rewriter, kernel, op, *cfg);
     int64_t grid = gridX(op, *cfg);
-    replaceGemvWithLaunch(rewriter, op, kernel, grid,
-                          dynamicSharedBytes(op, *cfg),
-                          launchInfo(rewriter, op, kernel, *cfg, grid),
-                          *extraArgs);
+    replaceGemvWithLaunch(
+        rewriter, op, kernel, grid, dynamicSharedBytes(op, *cfg),
+        launchInfo(rewriter, op, kernel, *cfg, grid), *extraArgs);
     return success();
   }
 
