@@ -241,6 +241,35 @@ TEST_F(RuntimeTest, MisalignedAccessIsAnError) {
             nullptr);
 }
 
+/// A cp.async lands when a wait lets its group complete, not before: the
+/// latest the GPU may perform it, so a kernel that reads too early sees
+/// the old bytes. out[0..2]: read before the commit, after a wait that
+/// leaves the newest group pending, after a wait for every group.
+void cpAsyncKernel(void *args) {
+  auto *g = static_cast<Grid *>(args);
+  static const int32_t first = 11, second = 22;
+  auto *shared = static_cast<int32_t *>(nvfp4sim_shared());
+  shared[0] = shared[1] = -1;
+  nvfp4sim_cp_async(&shared[0], &first, 4);
+  g->out[0] = shared[0];
+  nvfp4sim_cp_async_commit();
+  nvfp4sim_cp_async(&shared[1], &second, 4);
+  nvfp4sim_cp_async_commit();
+  nvfp4sim_cp_async_wait(1);
+  g->out[1] = shared[0] * 100 + shared[1];
+  nvfp4sim_cp_async_wait(0);
+  g->out[2] = shared[0] * 100 + shared[1];
+}
+
+TEST_F(RuntimeTest, CpAsyncLandsAtTheWait) {
+  Grid g{std::vector<int32_t>(3, 0)};
+  nvfp4sim_launch(cpAsyncKernel, &g, 1, 1, 1, 1, 1, 1, 16);
+  ASSERT_EQ(nvfp4sim_error(), nullptr) << nvfp4sim_error();
+  EXPECT_EQ(g.out[0], -1);
+  EXPECT_EQ(g.out[1], 11 * 100 - 1);
+  EXPECT_EQ(g.out[2], 11 * 100 + 22);
+}
+
 TEST_F(RuntimeTest, ClusterMustDivideTheGrid) {
   nvfp4sim_launch_cluster(clusterSumKernel, nullptr, 6, 1, 1, 32, 1, 1, 16, 4);
   ASSERT_NE(nvfp4sim_error(), nullptr);
