@@ -16,8 +16,9 @@
 // lane copies its bytes of each whole step (cp.async) into its own slots of
 // its warp's stages in dynamic shared memory, stages - 1 steps ahead of the
 // step it decodes, so that loads stay in flight during the MMAs without
-// registers to hold them; a lane reads back only what it copied, so
-// waiting for its own copies is all the synchronisation there is.
+// registers to hold them. A lane waits for its own copies; lanes of the
+// vectors past N read the slots of b of the lane that copied vector N - 1,
+// after a warp barrier.
 //
 //===----------------------------------------------------------------------===//
 
@@ -378,7 +379,7 @@ struct MmaBuilder {
   int64_t stages() { return cfg.asyncCopyStages; }
   /// Whether lanes of vector g + 8 h >= N need vector N - 1's stage slots:
   /// they read the copying lane's (copies of one address from several lanes
-  /// of a warp were up to 10x slower on the H200).
+  /// of a warp made the kernel 5-13x slower on the H200).
   bool sharesVectorSlots(int64_t h) {
     return vectors() < kMmaVectors * (h + 1);
   }
