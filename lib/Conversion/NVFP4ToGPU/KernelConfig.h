@@ -6,6 +6,7 @@
 #include "nvfp4/Conversion/Passes.h"
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4.h"
 #include "nvfp4/Support/Chips.h"
+#include "nvfp4/Support/GemvCostModel.h"
 
 #include <string>
 
@@ -75,11 +76,18 @@ int64_t asyncCopyBytes(const KernelConfig &cfg);
 /// of the words that hold their scale pairs; slot i of lane l is at
 /// (i x 32 + l) x slot bytes, so a warp's accesses are conflict-free.
 struct MmaStageLayout {
+  // A lane's chunk of a step, and the word of a scale pair.
+  static constexpr int64_t kCodeBytes = ::nvfp4::cost::kMmaBytesPerLoad;
+  static constexpr int64_t kWordBytes = 4;
   int64_t codeSlots = 0, wordSlots = 0;
-  int64_t wordBase() const { return codeSlots * 16 * ::nvfp4::kWarpSize; }
-  int64_t bytes() const {
-    return wordBase() + wordSlots * 4 * ::nvfp4::kWarpSize;
+  /// Byte offset of code slot `i` (word slot `w`) of lane 0.
+  static int64_t codeSlot(int64_t i) {
+    return i * kCodeBytes * ::nvfp4::kWarpSize;
   }
+  int64_t wordSlot(int64_t w) const {
+    return codeSlot(codeSlots) + w * kWordBytes * ::nvfp4::kWarpSize;
+  }
+  int64_t bytes() const { return wordSlot(wordSlots); }
 };
 MmaStageLayout mmaStageLayout(GemvOp op, const KernelConfig &cfg);
 /// Bytes of dynamic shared memory the kernel of `cfg` uses for `op`.

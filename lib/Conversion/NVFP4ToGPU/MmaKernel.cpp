@@ -400,11 +400,12 @@ struct MmaBuilder {
   }
   Value codeSlot(Value slotOff, int64_t i) {
     return sharedAt(laneCodes,
-                    i32(IV(b, loc, slotOff) + i * 16 * ::nvfp4::kWarpSize));
+                    i32(IV(b, loc, slotOff) + MmaStageLayout::codeSlot(i)));
   }
   Value wordSlot(Value slotOff, int64_t w) {
     return sharedAt(laneWords,
-                    i32(IV(b, loc, slotOff) + w * 4 * ::nvfp4::kWarpSize));
+                    i32(IV(b, loc, slotOff) + stageLayout().wordSlot(w) -
+                        stageLayout().wordSlot(0)));
   }
 
   /// cp.async of `bytes` at the generic address `src` (global memory) into
@@ -435,20 +436,26 @@ struct MmaBuilder {
     }
   }
 
+  /// Byte of a lane's scale pair in its 4-byte word: columns 2 t and 2 t + 1
+  /// sit at 2 t mod 4 in both layouts (blocked: column mod 4; linear: rows
+  /// of a multiple of 4 columns and steps of 8, resolveMmaStages), so the
+  /// pair never straddles a word.
+  IV pairInWord() { return (IV(b, loc, quadLane) % 2) * 2; }
+
   /// The aligned 4-byte word that holds the scale pair of columns `col`,
-  /// `col` + 1 of `row` (resolveMmaStages: the pair never straddles one).
+  /// `col` + 1 of `row`.
   void copyScaleWord(Value dst, Value scales, bool isVector, Value row,
                      Value col) {
     Value pair = elementPointer(
         b, loc, scales,
         buildScaleIndices(b, loc, op.getLayout(), isVector, batch, row, col));
-    Value address =
-        LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), pair).getResult();
-    address = arith::AndIOp::create(
-        b, loc, address,
-        arith::ConstantIntOp::create(b, loc, b.getI64Type(), ~int64_t(3)));
-    copyAsync(dst, LLVM::IntToPtrOp::create(b, loc, pair.getType(), address),
-              4);
+    Value back = arith::SubIOp::create(
+        b, loc, arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0),
+        arith::IndexCastOp::create(b, loc, b.getI64Type(), pairInWord()));
+    copyAsync(dst,
+              LLVM::GEPOp::create(b, loc, pair.getType(), b.getI8Type(), pair,
+                                  ValueRange{back}),
+              MmaStageLayout::kWordBytes);
   }
 
   /// Copies this lane's bytes of whole step `step` into stage `slot` and
@@ -504,13 +511,9 @@ struct MmaBuilder {
     return words;
   }
 
-  /// The scale pair in word slot `w`: bytes 2 (t % 2) and 2 (t % 2) + 1 of
-  /// the word, since a pair's columns 2 t and 2 t + 1 sit at 2 t mod 4 in
-  /// their word in both layouts (blocked: column mod 4; linear: rows of a
-  /// multiple of 4 columns and steps of 8).
+  /// The scale pair in word slot `w` (pairInWord).
   Value readScalePair(Value slotOff, int64_t w) {
-    IV inWord = (IV(b, loc, quadLane) % 2) * 2;
-    Value at = sharedAt(wordSlot(slotOff, w), i32(inWord));
+    Value at = sharedAt(wordSlot(slotOff, w), i32(pairInWord()));
     Value bits =
         LLVM::LoadOp::create(b, loc, b.getI16Type(), at, /*alignment=*/2);
     return LLVM::BitcastOp::create(b, loc, VectorType::get({2}, b.getI8Type()),
@@ -532,8 +535,10 @@ struct MmaBuilder {
       IV lanes =
           (IV(b, loc, vectorIds[h]) - kMmaVectors * h - IV(b, loc, laneGroup)) *
           cost::kMmaLanesPerRow;
-      IV codes = sharesVectorSlots(h) ? off + lanes * 16 : off;
-      IV words = sharesVectorSlots(h) ? off + lanes * 4 : off;
+      IV codes =
+          sharesVectorSlots(h) ? off + lanes * MmaStageLayout::kCodeBytes : off;
+      IV words =
+          sharesVectorSlots(h) ? off + lanes * MmaStageLayout::kWordBytes : off;
       SmallVector<Value> bWords;
       for (int64_t i = 0; i < (packed() ? 1 : 4); ++i)
         llvm::append_range(bWords, readCodeSlot(codes, code++));
@@ -629,9 +634,10 @@ struct MmaBuilder {
     }
     if (stages()) {
       IV stage0 = warp * stageLayout().bytes();
-      laneCodes = sharedAt(smem, i32(stage0 + lane * 16));
-      laneWords =
-          sharedAt(smem, i32(stage0 + stageLayout().wordBase() + lane * 4));
+      laneCodes =
+          sharedAt(smem, i32(stage0 + lane * MmaStageLayout::kCodeBytes));
+      laneWords = sharedAt(smem, i32(stage0 + stageLayout().wordSlot(0) +
+                                     lane * MmaStageLayout::kWordBytes));
     }
     if (slicing.fullSteps > 0)
       acc = stages() ? buildAsyncStepLoop(lo, count, acc)
