@@ -356,7 +356,6 @@ void expectLegalMma(const GemvShape &shape, const GemvGeometry &g) {
   EXPECT_LE(threadsPerCta(g), 1024);
   MmaSlicing s = sliceMmaK(shape.k / 2, g.splitK);
   EXPECT_FALSE(s.hasEmptySlice());
-  EXPECT_LE(s.sliceSteps * s.slices - s.steps, s.sliceSteps - 1);
 }
 
 TEST(GemvCostModel, EveryRandomShapeGetsALegalMmaGeometry) {
@@ -390,9 +389,17 @@ TEST(GemvCostModel, MmaSlicesAndTails) {
   s = sliceMmaK(520, 5);
   EXPECT_EQ(s.steps, 9);
   EXPECT_EQ(s.fullSteps, 8);
-  EXPECT_EQ(s.sliceSteps, 2);
+  EXPECT_EQ(s.maxSliceSteps(), 2);
   EXPECT_FALSE(s.hasEmptySlice());
-  EXPECT_TRUE(sliceMmaK(520, 8).hasEmptySlice()); // 2 a slice: 5 suffice
+  // 9 steps in 5 slices: 1, 2, 2, 2, 2 (the last with the partial step).
+  std::vector<int64_t> sizes;
+  for (int64_t i = 0; i < s.slices; ++i)
+    sizes.push_back(s.firstStep(i + 1) - s.firstStep(i));
+  EXPECT_EQ(sizes, (std::vector<int64_t>{1, 2, 2, 2, 2}));
+  EXPECT_EQ(s.firstStep(s.slices), s.steps);
+  EXPECT_FALSE(sliceMmaK(520, 8).hasEmptySlice()); // 1 or 2 steps a slice
+  EXPECT_FALSE(sliceMmaK(520, 9).hasEmptySlice());
+  EXPECT_TRUE(sliceMmaK(520, 10).hasEmptySlice());
   EXPECT_FALSE(sliceMmaK(8192, 16).hasTail());
 }
 

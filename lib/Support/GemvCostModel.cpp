@@ -245,7 +245,6 @@ MmaSlicing nvfp4::cost::sliceMmaK(int64_t rowBytes, int64_t slices) {
   s.steps = ceilDiv(rowBytes, kMmaStepBytes);
   s.fullSteps = rowBytes / kMmaStepBytes;
   s.slices = slices;
-  s.sliceSteps = ceilDiv(s.steps, slices);
   return s;
 }
 

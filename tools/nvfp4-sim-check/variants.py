@@ -289,20 +289,22 @@ VARIANTS = [
     ("vectors_f32_rpt2", "decode=f32 rows-per-thread=2 loads-in-flight=2",
      PACKED_N_SHORT),
     # The tensor-core kernel: the cost model's geometry on both chips, K
-    # split across 3 and 5 warps (slices with no whole step), 2 and 8 rows
-    # a lane, two steps' loads in flight.
+    # split across 3 and 9 warps (slices of unequal length; on 1040, 9
+    # steps, a last slice with the partial step only), 2 and 8 rows a
+    # lane, two steps' loads in flight.
     ("mma_sm90", "chip=sm_90a decode=mma", MMA),
     ("mma_sm100", "chip=sm_100a decode=mma", MMA),
     ("mma_split3_rpt2_lif2", "decode=mma split-k=3 rows-per-thread=2 "
      "loads-in-flight=2", MMA_LONG),
-    ("mma_split5_rpt8", "decode=mma split-k=5 rows-per-thread=8",
+    ("mma_split9_rpt8", "decode=mma split-k=9 rows-per-thread=8",
      [MMA[4], MMA[6], MMA[8], MMA[9]]),
     ("mma_split1_lif3_pdl", "decode=mma split-k=1 loads-in-flight=3 pdl=true",
      MMA),
     # Steps copied into shared memory ahead of their decode: 2 and 4
     # stages, slices of unequal length and one with no whole step (split-k
-    # 5 on 1040: 9 steps, slices of 2), 8 rows a lane, both chips.
-    ("mma_stages2", "chip=sm_90a decode=mma async-copy-stages=2", MMA_STAGED),
+    # 9 on 1040: 9 steps, the last one partial), 8 rows a lane, both chips.
+    ("mma_stages2_split9", "chip=sm_90a decode=mma async-copy-stages=2 "
+     "split-k=9", MMA_STAGED),
     ("mma_stages4_split5", "chip=sm_100a decode=mma async-copy-stages=4 "
      "split-k=5 rows-per-thread=8", MMA_STAGED),
 ]

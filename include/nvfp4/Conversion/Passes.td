@@ -173,7 +173,8 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
                 "(sm_90a and later)">,
     NVFP4Option<"splitK", "split-k", "int64_t", "0",
                 "Lane groups of one CTA that split a row's K range (partials "
-                "added in shared memory; 1-16; 0: cost model)">,
+                "added in shared memory; 1-16, with decode=mma 1-32 warps; 0: "
+                "cost model)">,
     NVFP4Option<"ctaSplitK", "cta-split-k", "int64_t", "0",
                 "CTAs that split a row's K range (partials added in a fixed "
                 "order by the last CTA, so every run gives the same bits; "

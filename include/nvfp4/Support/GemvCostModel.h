@@ -219,10 +219,15 @@ bool preferMma(int64_t vectors, bool packedB);
 
 /// How a row of the tensor-core kernel is cut: `steps` of 64 bytes, the
 /// first `fullSteps` whole (the last may hold a partial 16-byte chunk or
-/// none past the row), in `slices` ranges of `sliceSteps`.
+/// none past the row), in `slices` ranges as even as whole steps allow:
+/// slice s starts at step firstStep(s) = s * steps / slices, so slices
+/// differ by at most one step and the last one holds the partial step.
 struct MmaSlicing {
-  int64_t steps, fullSteps, slices, sliceSteps;
-  bool hasEmptySlice() const { return (slices - 1) * sliceSteps >= steps; }
+  int64_t steps, fullSteps, slices;
+  int64_t firstStep(int64_t slice) const { return slice * steps / slices; }
+  /// The most steps a slice holds.
+  int64_t maxSliceSteps() const { return (steps + slices - 1) / slices; }
+  bool hasEmptySlice() const { return slices > steps; }
   bool hasTail() const { return fullSteps < steps; }
 };
 MmaSlicing sliceMmaK(int64_t rowBytes, int64_t slices);

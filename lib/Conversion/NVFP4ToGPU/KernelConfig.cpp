@@ -319,8 +319,11 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
   if (options.loadsInFlight &&
       failed(checkRange(op, "loads-in-flight", options.loadsInFlight, 1, 4)))
     return failure();
+  // A warp a slice: up to a CTA's 32 warps (the CTA's size is checked
+  // below, with the row warps).
   if (options.splitK &&
-      failed(checkRange(op, "split-k", options.splitK, 1, 16)))
+      failed(checkRange(op, "split-k", options.splitK, 1,
+                        ::nvfp4::kMaxCtaThreads / ::nvfp4::kWarpSize)))
     return failure();
   MemRefType aType = op.getA().getType();
   cost::GemvGeometry requested;

@@ -622,13 +622,14 @@ struct MmaBuilder {
         DenseElementsAttr::get(cast<ShapedType>(accType()),
                                b.getF32FloatAttr(0.0f)));
     SmallVector<Value> acc(tiles() * halves(), zero);
-    // This warp's whole steps: [lo, min(lo + sliceSteps, fullSteps)).
-    IV lo = IV(b, loc, slice) * slicing.sliceSteps;
+    // This warp's whole steps: [first(s), min(first(s + 1), fullSteps)).
+    auto firstStep = [&](IV s) { return s * slicing.steps / slicing.slices; };
+    IV lo = firstStep(IV(b, loc, slice));
     Value count;
     if (slicing.slices == 1)
       count = idx(slicing.fullSteps);
     else {
-      IV end = vmin(lo + slicing.sliceSteps, slicing.fullSteps);
+      IV end = vmin(firstStep(IV(b, loc, slice) + 1), slicing.fullSteps);
       count = arith::SubIOp::create(
           b, loc, arith::MaxUIOp::create(b, loc, end, lo), lo);
     }
@@ -643,9 +644,8 @@ struct MmaBuilder {
       acc = stages() ? buildAsyncStepLoop(lo, count, acc)
                      : buildStepLoop(lo, count, cfg.loadsInFlight, acc);
     if (slicing.hasTail()) {
-      Value owns =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, slice,
-                                idx(slicing.fullSteps / slicing.sliceSteps));
+      Value owns = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         slice, idx(slicing.slices - 1));
       auto ifOp = scf::IfOp::create(b, loc, TypeRange(ValueRange(acc)), owns,
                                     /*withElseRegion=*/true);
       {

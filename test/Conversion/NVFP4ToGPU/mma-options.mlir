@@ -5,7 +5,8 @@
 // RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="decode=mma cta-split-k=2" 2>&1 | FileCheck %s --check-prefix=CTA
 // RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="decode=mma rows-per-thread=3" 2>&1 | FileCheck %s --check-prefix=ROWS
 // RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="decode=mma tma=true async-copy-stages=2" 2>&1 | FileCheck %s --check-prefix=TMA
-// RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="decode=mma split-k=12" 2>&1 | FileCheck %s --check-prefix=SPLIT
+// RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="decode=mma split-k=17" 2>&1 | FileCheck %s --check-prefix=SPLIT
+// RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="decode=mma split-k=33" 2>&1 | FileCheck %s --check-prefix=SPLITRANGE
 // RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="decode=mma rows-per-block=48 rows-per-thread=4" 2>&1 | FileCheck %s --check-prefix=BLOCK
 // RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="decode=mma rows-per-block=1024 split-k=2" 2>&1 | FileCheck %s --check-prefix=WARPS
 // RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="decode=mma pin-loads=true" 2>&1 | FileCheck %s --check-prefix=PIN
@@ -15,14 +16,15 @@
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="pin-loads=true" | FileCheck %s --check-prefix=KEEPPIN
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="split-k=2" | FileCheck %s --check-prefix=KEEPSPLIT
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="decode=mma split-k=2" | FileCheck %s --check-prefix=MMASPLIT
-// LANES: mma-options.mlir:[[@LINE+22]]:3: error: 'nvfp4.gemv' op decode=mma takes lanes-per-row = 4 (the MMA fragment's layout), got 8
+// LANES: mma-options.mlir:[[@LINE+23]]:3: error: 'nvfp4.gemv' op decode=mma takes lanes-per-row = 4 (the MMA fragment's layout), got 8
 // BYTES: error: 'nvfp4.gemv' op decode=mma takes bytes-per-load = 16 (the MMA fragment's layout), got 8
 // CTA: error: 'nvfp4.gemv' op decode=mma takes cta-split-k = 1 (the MMA fragment's layout), got 2
 // ROWS: error: 'nvfp4.gemv' op decode=mma takes rows-per-thread = 2, 4 or 8 (two rows of each 16-row tile), got 3
 // TMA: error: 'nvfp4.gemv' op decode=mma: vector-in-shared and tma apply to the CUDA-core kernel only
 // PIN: error: 'nvfp4.gemv' op decode=mma: pin-loads applies to the CUDA-core kernel only
 // REDUCE: error: 'nvfp4.gemv' op decode=mma: cta-reduction applies to the CUDA-core kernel only
-// SPLIT: error: 'nvfp4.gemv' op split-k = 12 slices leave some without work: a row has 16 steps of 64 bytes
+// SPLIT: error: 'nvfp4.gemv' op split-k = 17 slices leave some without work: a row has 16 steps of 64 bytes
+// SPLITRANGE: error: 'nvfp4.gemv' op split-k must be in [1, 32], got 33
 // BLOCK: error: 'nvfp4.gemv' op decode=mma needs rows-per-block a multiple of the 32 rows of a warp (8 x rows-per-thread), got 48
 // WARPS: error: 'nvfp4.gemv' op decode=mma: rows-per-block / (8 x rows-per-thread) warps x split-k = 128 warps; a CTA holds at most 32
 // KEEP: cta_split_k = 2
