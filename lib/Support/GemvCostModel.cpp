@@ -253,7 +253,8 @@ GemvGeometry nvfp4::cost::chooseMmaGeometry(const GemvShape &shape,
                                             int64_t vectors, GemvGeometry g) {
   g.lanesPerRow = kMmaLanesPerRow;
   g.bytesPerLoad = kMmaBytesPerLoad;
-  g.ctaSplitK = 1;
+  if (!g.ctaSplitK)
+    g.ctaSplitK = 1;
   if (!g.loadsInFlight)
     g.loadsInFlight = 1;
   // Two 16-row tiles a warp (4 rows a lane: 64 bytes of a in flight and b
@@ -262,15 +263,17 @@ GemvGeometry nvfp4::cost::chooseMmaGeometry(const GemvShape &shape,
     g.rowsPerThread =
         ceilDiv(shape.m, 32) * shape.l >= chip.smCount || vectors > 8 ? 4 : 2;
   int64_t warpRows = 8 * g.rowsPerThread;
-  int64_t rowWarps = ceilDiv(shape.m, warpRows) * shape.l;
+  // Warps a K slice of the grid (a CTA slice of cta-split-k counts as rows).
+  int64_t rowWarps = ceilDiv(shape.m, warpRows) * shape.l * g.ctaSplitK;
   int64_t steps = sliceMmaK(shape.k / 2, 1).steps;
   if (!g.splitK) {
     // Split K across the warps of a CTA until the SMs hold about 16 warps
     // each, keeping two steps a slice and no slice empty.
     int64_t target = chip.smCount * 16;
     int64_t split = std::clamp<int64_t>(ceilDiv(target, rowWarps), 1, 16);
-    split = std::min(split, std::max<int64_t>(1, steps / 2));
-    while (split > 1 && sliceMmaK(shape.k / 2, split).hasEmptySlice())
+    split = std::min(split, std::max<int64_t>(1, steps / 2 / g.ctaSplitK));
+    while (split > 1 &&
+           sliceMmaK(shape.k / 2, split * g.ctaSplitK).hasEmptySlice())
       --split;
     g.splitK = split;
   }

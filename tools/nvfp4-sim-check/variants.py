@@ -300,6 +300,13 @@ VARIANTS = [
      [MMA[4], MMA[6], MMA[8], MMA[9]]),
     ("mma_split1_lif3_pdl", "decode=mma split-k=1 loads-in-flight=3 pdl=true",
      MMA),
+    # K split across CTAs as well (partials through the workspace, the
+    # last CTA adds them): 3 CTAs of 2 warps (1040: slices of 1-2 steps,
+    # the last with the partial step only), and 2 CTAs of the cost
+    # model's warps with 8 rows a lane.
+    ("mma_ctasplit3_split2", "decode=mma cta-split-k=3 split-k=2", MMA_LONG),
+    ("mma_ctasplit2_rpt8", "chip=sm_100a decode=mma cta-split-k=2 "
+     "rows-per-thread=8", MMA_LONG),
     # Steps copied into shared memory ahead of their decode: 2 and 4
     # stages, slices of unequal length and one with no whole step (split-k
     # 9 on 1040: 9 steps, the last one partial), 8 rows a lane, both chips.
@@ -307,6 +314,8 @@ VARIANTS = [
      "split-k=9", MMA_STAGED),
     ("mma_stages4_split5", "chip=sm_100a decode=mma async-copy-stages=4 "
      "split-k=5 rows-per-thread=8", MMA_STAGED),
+    ("mma_stages2_ctasplit2", "decode=mma async-copy-stages=2 cta-split-k=2",
+     MMA_STAGED),
 ]
 
 

@@ -74,9 +74,10 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
     rows a thread), each lane decodes 16 bytes of two rows of each tile and
     of one vector to f16 values times their block scale (exact) and feeds
     `nvgpu.mma.sync` m16n8k16 with f32 accumulators, up to 8 vectors a
-    warp-wide MMA (two for 16). `split-k` warps of a CTA share a row's K;
+    warp-wide MMA (two for 16). `split-k` warps of a CTA and `cta-split-k`
+    CTAs share a row's K (the CTAs' partials through global memory);
     `lanes-per-row` (4) and `bytes-per-load` (16) are fixed; the shared-
-    memory options, `prefetch` and `cta-split-k` do not apply.
+    memory options but `async-copy-stages`, and `prefetch`, do not apply.
     Every option left at 0 is chosen per shape and chip by the cost model
     of docs/design.md (constants measured on the H200, docs/benchmarks.md).
   }];

@@ -786,18 +786,10 @@ void GemvKernelBuilder::build() {
   storeResults(isLeader, acc);
 }
 
-namespace {
-
-/// The module-level workspace [cta-split-k, L, M] or [cta-split-k, L, N, M]
-/// (f32 partials) and
-/// arrival counters [L, row blocks] (i32, zero at load; the last CTA of a row
-/// block sets its counter back to zero) of a cta-split-k kernel.
-std::pair<memref::GlobalOp, memref::GlobalOp>
-createSplitKGlobals(OpBuilder &b, gpu::GPUFuncOp kernel, GemvOp op,
-                    const KernelConfig &cfg) {
-  OpBuilder::InsertionGuard guard(b);
-  auto module = kernel->getParentOfType<gpu::GPUModuleOp>();
-  b.setInsertionPointToStart(module.getBody());
+std::pair<Value, Value> mlir::nvfp4::splitKGlobals(OpBuilder &b,
+                                                   gpu::GPUFuncOp kernel,
+                                                   GemvOp op,
+                                                   const KernelConfig &cfg) {
   Location loc = op.getLoc();
   auto global =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Global);
@@ -807,19 +799,26 @@ createSplitKGlobals(OpBuilder &b, gpu::GPUFuncOp kernel, GemvOp op,
   auto counterType =
       MemRefType::get({batches, gridRowBlocks(op, cfg)}, b.getI32Type(),
                       MemRefLayoutAttrInterface(), global);
-  auto workspace = memref::GlobalOp::create(
-      b, loc, "nvfp4_split_k_partials", b.getStringAttr("private"), wsType,
-      b.getUnitAttr(), /*constant=*/false, b.getI64IntegerAttr(16));
-  auto counters = memref::GlobalOp::create(
-      b, loc, "nvfp4_split_k_counters", b.getStringAttr("private"), counterType,
-      DenseElementsAttr::get(
-          RankedTensorType::get(counterType.getShape(), b.getI32Type()),
-          b.getI32IntegerAttr(0).getValue()),
-      /*constant=*/false, b.getI64IntegerAttr(16));
-  return {workspace, counters};
+  memref::GlobalOp workspace, counters;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    auto module = kernel->getParentOfType<gpu::GPUModuleOp>();
+    b.setInsertionPointToStart(module.getBody());
+    workspace = memref::GlobalOp::create(
+        b, loc, "nvfp4_split_k_partials", b.getStringAttr("private"), wsType,
+        b.getUnitAttr(), /*constant=*/false, b.getI64IntegerAttr(16));
+    counters = memref::GlobalOp::create(
+        b, loc, "nvfp4_split_k_counters", b.getStringAttr("private"),
+        counterType,
+        DenseElementsAttr::get(
+            RankedTensorType::get(counterType.getShape(), b.getI32Type()),
+            b.getI32IntegerAttr(0).getValue()),
+        /*constant=*/false, b.getI64IntegerAttr(16));
+  }
+  return {
+      memref::GetGlobalOp::create(b, loc, wsType, workspace.getSymName()),
+      memref::GetGlobalOp::create(b, loc, counterType, counters.getSymName())};
 }
-
-} // namespace
 
 void mlir::nvfp4::buildGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel,
                                       GemvOp op, const KernelConfig &cfg) {
@@ -881,14 +880,8 @@ void mlir::nvfp4::buildGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel,
   kb.stages = stages;
   kb.lastFlag = lastFlag;
   kb.clusterPartials = clusterPartials;
-  if (cfg.ctaSplitK > 1 && !cfg.clusterReduction) {
-    auto [workspace, counters] = createSplitKGlobals(b, kernel, op, cfg);
-    b.setInsertionPointToStart(&entry);
-    kb.workspace = memref::GetGlobalOp::create(b, loc, workspace.getType(),
-                                               workspace.getSymName());
-    kb.counters = memref::GetGlobalOp::create(b, loc, counters.getType(),
-                                              counters.getSymName());
-  }
+  if (cfg.ctaSplitK > 1 && !cfg.clusterReduction)
+    std::tie(kb.workspace, kb.counters) = splitKGlobals(b, kernel, op, cfg);
   if (cfg.tma) {
     // The map arrives as the address of its encoded bytes (the last
     // parameter).

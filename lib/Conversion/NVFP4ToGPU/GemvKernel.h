@@ -25,6 +25,30 @@ SmallVector<Value> loadWords(OpBuilder &b, Location loc, Value memref,
 /// 4-column group holds both) or with an even number of linear columns.
 bool chunkScalesAdjacent(GemvOp op, int64_t bytesPerLoad);
 
+/// cta-split-k through global memory: the module-level workspace of f32
+/// partials (splitKWorkspaceShape) and the arrival counters [L, row blocks]
+/// (i32, zero at load; the last CTA of a row block sets its counter back to
+/// zero) of `kernel`'s module, as values at the builder's insertion point.
+std::pair<Value, Value> splitKGlobals(OpBuilder &b, gpu::GPUFuncOp kernel,
+                                      GemvOp op, const KernelConfig &cfg);
+
+/// After this CTA wrote its partials: counts it in at `counters[counter]`
+/// (fenced GPU-wide first, so that the last CTA sees every partial) and
+/// returns, to every thread, whether it was the last of the `ctaSplitK`
+/// CTAs of its row block; `lastFlag` is a workgroup i32[1].
+Value arriveAtCtaSplit(OpBuilder &b, Location loc, Value counters,
+                       ValueRange counter, Value lastFlag, Value threadId,
+                       int64_t ctaSplitK);
+
+/// The last CTA sets its counter back to zero for the next launch.
+void resetCtaSplit(OpBuilder &b, Location loc, Value counters,
+                   ValueRange counter, Value threadId);
+
+/// An f32 load from global `memref` that sees other CTAs' stores made
+/// visible by a fence (ld.relaxed.gpu: not served from a stale L1 line).
+Value loadCoherent(OpBuilder &b, Location loc, Value memref,
+                   ValueRange indices);
+
 /// Fills the empty body of `kernel`, whose arguments are (a, sfa, b, sfb, c
 /// [, alpha]) with the types of `op`'s operands, with the GEMV of `op`.
 void buildGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel, GemvOp op,

@@ -286,10 +286,6 @@ struct GemvKernelBuilder {
   /// row `row`: [cta-split-k, L, M], or [cta-split-k, L, N, M] with a
   /// vector dimension.
   SmallVector<Value> workspaceIndices(Value slice, int64_t v, Value row);
-
-  /// An f32 load from global `memref` that sees other CTAs' stores made
-  /// visible by a fence (ld.relaxed.gpu: not served from a stale L1 line).
-  Value loadCoherent(Value memref, ValueRange indices);
 };
 
 } // namespace mlir::nvfp4

@@ -55,7 +55,6 @@ void GemvKernelBuilder::storeResults(Value store, ArrayRef<Value> acc) {
 }
 
 void GemvKernelBuilder::buildCtaReduction(Value isLeader, ArrayRef<Value> acc) {
-  Value zeroIdx = IV::index(b, loc, 0);
   auto inRange = [&](int64_t r) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, rowIds[r],
                                  IV::index(b, loc, numRows()));
@@ -70,6 +69,25 @@ void GemvKernelBuilder::buildCtaReduction(Value isLeader, ArrayRef<Value> acc) {
         b, loc, v, workspace,
         workspaceIndices(ctaSlice, i % vectors(), rowIds[i / vectors()]));
   }
+  Value isLast = arriveAtCtaSplit(b, loc, counters, ValueRange{batch, rowBlock},
+                                  lastFlag, threadId, cfg.ctaSplitK);
+  auto ifLast = scf::IfOp::create(b, loc, isLast, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifLast.thenBlock());
+  NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::GPU);
+  SmallVector<Value> sums = sumCtaPartials([&](Value k, int64_t i) {
+    return loadCoherent(
+        b, loc, workspace,
+        workspaceIndices(k, i % vectors(), rows[i / vectors()]));
+  });
+  storeResults(isLeader, sums);
+  resetCtaSplit(b, loc, counters, ValueRange{batch, rowBlock}, threadId);
+}
+
+Value mlir::nvfp4::arriveAtCtaSplit(OpBuilder &b, Location loc, Value counters,
+                                    ValueRange counter, Value lastFlag,
+                                    Value threadId, int64_t ctaSplitK) {
+  Value zeroIdx = IV::index(b, loc, 0);
   // Each writer's partials are visible GPU-wide before the CTA counts
   // itself in (membar.gl, then the barrier orders the count after it).
   NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::GPU);
@@ -82,35 +100,32 @@ void GemvKernelBuilder::buildCtaReduction(Value isLeader, ArrayRef<Value> acc) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
     Value one = arith::ConstantIntOp::create(b, loc, 1, 32);
-    Value before =
-        memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi, one,
-                                    counters, ValueRange{batch, rowBlock});
+    Value before = memref::AtomicRMWOp::create(
+        b, loc, arith::AtomicRMWKind::addi, one, counters, counter);
     Value last = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::eq, before,
-        arith::ConstantIntOp::create(b, loc, cfg.ctaSplitK - 1, 32));
+        arith::ConstantIntOp::create(b, loc, ctaSplitK - 1, 32));
     memref::StoreOp::create(
         b, loc, arith::ExtUIOp::create(b, loc, b.getI32Type(), last), lastFlag,
         ValueRange{zeroIdx});
   }
   gpu::BarrierOp::create(b, loc);
-  Value isLast = arith::CmpIOp::create(
+  return arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::ne,
       memref::LoadOp::create(b, loc, lastFlag, ValueRange{zeroIdx}),
       arith::ConstantIntOp::create(b, loc, 0, 32));
-  auto ifLast = scf::IfOp::create(b, loc, isLast, /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifLast.thenBlock());
-  NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::GPU);
-  SmallVector<Value> sums = sumCtaPartials([&](Value k, int64_t i) {
-    return loadCoherent(
-        workspace, workspaceIndices(k, i % vectors(), rows[i / vectors()]));
-  });
-  storeResults(isLeader, sums);
+}
+
+void mlir::nvfp4::resetCtaSplit(OpBuilder &b, Location loc, Value counters,
+                                ValueRange counter, Value threadId) {
+  Value isFirstThread = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                              threadId, IV::index(b, loc, 0));
   auto reset =
       scf::IfOp::create(b, loc, isFirstThread, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(reset.thenBlock());
   memref::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, 0, 32),
-                          counters, ValueRange{batch, rowBlock});
+                          counters, counter);
 }
 
 SmallVector<Value> GemvKernelBuilder::sumCtaPartials(
@@ -183,7 +198,8 @@ SmallVector<Value> GemvKernelBuilder::workspaceIndices(Value slice, int64_t v,
   return indices;
 }
 
-Value GemvKernelBuilder::loadCoherent(Value memref, ValueRange indices) {
+Value mlir::nvfp4::loadCoherent(OpBuilder &b, Location loc, Value memref,
+                                ValueRange indices) {
   Value ptr = elementPointer(b, loc, memref, indices);
   return LLVM::LoadOp::create(b, loc, b.getF32Type(), ptr, /*alignment=*/4,
                               /*isVolatile=*/false, /*isNonTemporal=*/false,

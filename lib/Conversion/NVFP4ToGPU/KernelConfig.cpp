@@ -298,19 +298,21 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
   if (failed(
           fixed("lanes-per-row", options.lanesPerRow, cost::kMmaLanesPerRow)) ||
       failed(fixed("bytes-per-load", options.bytesPerLoad,
-                   cost::kMmaBytesPerLoad)) ||
-      failed(fixed("cta-split-k", options.ctaSplitK, 1)))
+                   cost::kMmaBytesPerLoad)))
     return failure();
   if (options.vectorInShared || options.tma)
     return op.emitOpError() << "decode=mma: vector-in-shared and tma apply to "
                                "the CUDA-core kernel only";
-  if (options.pinLoads || options.ctaThreads ||
-      options.ctaReduction != CtaReductionChoice::Auto)
-    return op.emitOpError() << "decode=mma: "
-                            << (options.pinLoads     ? "pin-loads"
-                                : options.ctaThreads ? "cta-threads"
-                                                     : "cta-reduction")
-                            << " applies to the CUDA-core kernel only";
+  if (options.pinLoads || options.ctaThreads)
+    return op.emitOpError()
+           << "decode=mma: " << (options.pinLoads ? "pin-loads" : "cta-threads")
+           << " applies to the CUDA-core kernel only";
+  if (options.ctaReduction == CtaReductionChoice::Cluster)
+    return op.emitOpError() << "decode=mma adds the partials of cta-split-k "
+                               "through global memory (cta-reduction=global)";
+  if (options.ctaSplitK &&
+      failed(checkRange(op, "cta-split-k", options.ctaSplitK, 1, 64)))
+    return failure();
   if (options.rowsPerThread && options.rowsPerThread != 2 &&
       options.rowsPerThread != 4 && options.rowsPerThread != 8)
     return op.emitOpError() << "decode=mma takes rows-per-thread = 2, 4 or 8 "
@@ -330,6 +332,7 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
   requested.rowsPerThread = options.rowsPerThread;
   requested.loadsInFlight = options.loadsInFlight;
   requested.splitK = options.splitK;
+  requested.ctaSplitK = options.ctaSplitK;
   requested.rowsPerBlock = options.rowsPerBlock;
   cost::GemvGeometry g = cost::chooseMmaGeometry(costShape(op), chip,
                                                  op.getNumVectors(), requested);
@@ -338,7 +341,7 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
   cfg.bytesPerLoad = g.bytesPerLoad;
   cfg.loadsInFlight = g.loadsInFlight;
   cfg.splitK = g.splitK;
-  cfg.ctaSplitK = 1;
+  cfg.ctaSplitK = g.ctaSplitK;
   cfg.clusterReduction = false;
   cfg.onePassSteps = 0;
   cfg.rowsPerBlock = g.rowsPerBlock;
@@ -353,10 +356,11 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
               "split-k = "
            << cfg.threads() / ::nvfp4::kWarpSize
            << " warps; a CTA holds at most 32";
-  cost::MmaSlicing slicing = cost::sliceMmaK(aType.getDimSize(2), cfg.splitK);
+  cost::MmaSlicing slicing =
+      cost::sliceMmaK(aType.getDimSize(2), cfg.splitK * cfg.ctaSplitK);
   if (slicing.hasEmptySlice())
     return op.emitOpError()
-           << "split-k = " << cfg.splitK
+           << "split-k * cta-split-k = " << cfg.splitK * cfg.ctaSplitK
            << " slices leave some without work: a row has " << slicing.steps
            << " steps of " << cost::kMmaStepBytes << " bytes";
   cfg.pdl = options.pdl;

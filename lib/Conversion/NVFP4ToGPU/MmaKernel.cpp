@@ -60,7 +60,7 @@ constexpr int64_t kHighBytes01 = 0x1404, kHighBytes23 = 0x3424;
 struct MmaBuilder {
   MmaBuilder(OpBuilder &b, Location loc, GemvOp op, const KernelConfig &cfg)
       : b(b), loc(loc), op(op), cfg(cfg),
-        slicing(cost::sliceMmaK(rowBytes(), cfg.splitK)) {}
+        slicing(cost::sliceMmaK(rowBytes(), cfg.splitK * cfg.ctaSplitK)) {}
 
   OpBuilder &b;
   Location loc;
@@ -68,7 +68,12 @@ struct MmaBuilder {
   const KernelConfig &cfg;
   cost::MmaSlicing slicing;
   Value a, sfa, vec, sfb, c, alpha, partials;
-  Value batch, laneGroup, quadLane, slice;
+  // cta-split-k: the partials of every CTA of a row block, the row blocks'
+  // arrival counters, and the workgroup flag "this CTA came last".
+  Value workspace, counters, lastFlag;
+  // slice: this warp's K slice within its CTA; kSlice: within the row
+  // (ctaSlice x split-k + slice).
+  Value batch, rowBlock, ctaSlice, threadId, laneGroup, quadLane, slice, kSlice;
   // async-copy-stages: the CTA's dynamic shared memory (ptr<3>), and this
   // lane's first code slot and first word slot in its warp's stage 0.
   Value smem, laneCodes, laneWords;
@@ -590,7 +595,16 @@ struct MmaBuilder {
     return IV(b, loc, rowsInBlock[i]) * vectors() + IV(b, loc, vector);
   }
 
-  void build(Value rowBlock, Value threadId) {
+  void build(Value blockX, Value tid0) {
+    threadId = tid0;
+    // The CTAs of one row block are adjacent, so they run at the same time
+    // and the last of them waits little.
+    rowBlock = blockX;
+    ctaSlice = idx(0);
+    if (cfg.ctaSplitK > 1) {
+      rowBlock = IV(b, loc, blockX) / cfg.ctaSplitK;
+      ctaSlice = IV(b, loc, blockX) % cfg.ctaSplitK;
+    }
     if (cfg.pdl) {
       NVVM::GriddepcontrolOp::create(
           b, loc, NVVM::GridDepActionKind::launch_dependents);
@@ -604,6 +618,7 @@ struct MmaBuilder {
     int64_t rowWarps = cfg.rowGroups() / 8;
     IV warpRow = warp % rowWarps;
     slice = warp / rowWarps;
+    kSlice = IV(b, loc, ctaSlice) * cfg.splitK + IV(b, loc, slice);
     for (int64_t r = 0; r < tiles(); ++r)
       for (int64_t i = 0; i < 2; ++i) {
         IV inBlock =
@@ -624,12 +639,12 @@ struct MmaBuilder {
     SmallVector<Value> acc(tiles() * halves(), zero);
     // This warp's whole steps: [first(s), min(first(s + 1), fullSteps)).
     auto firstStep = [&](IV s) { return s * slicing.steps / slicing.slices; };
-    IV lo = firstStep(IV(b, loc, slice));
+    IV lo = firstStep(IV(b, loc, kSlice));
     Value count;
     if (slicing.slices == 1)
       count = idx(slicing.fullSteps);
     else {
-      IV end = vmin(firstStep(IV(b, loc, slice) + 1), slicing.fullSteps);
+      IV end = vmin(firstStep(IV(b, loc, kSlice) + 1), slicing.fullSteps);
       count = arith::SubIOp::create(
           b, loc, arith::MaxUIOp::create(b, loc, end, lo), lo);
     }
@@ -645,7 +660,7 @@ struct MmaBuilder {
                      : buildStepLoop(lo, count, cfg.loadsInFlight, acc);
     if (slicing.hasTail()) {
       Value owns = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                         slice, idx(slicing.slices - 1));
+                                         kSlice, idx(slicing.slices - 1));
       auto ifOp = scf::IfOp::create(b, loc, TypeRange(ValueRange(acc)), owns,
                                     /*withElseRegion=*/true);
       {
@@ -660,10 +675,25 @@ struct MmaBuilder {
     storeSums(acc);
   }
 
-  /// Adds the slices' partials (split-k) and stores alpha times each sum
+  /// c's indices (or the workspace's after `slice`) of a sum.
+  SmallVector<Value> outputIndices(Value row, Value vector,
+                                   Value slice = Value()) {
+    SmallVector<Value> indices;
+    if (slice)
+      indices.push_back(slice);
+    indices.push_back(batch);
+    if (op.hasVectorDim())
+      indices.push_back(vector);
+    indices.push_back(row);
+    return indices;
+  }
+
+  /// Adds the slices' partials (split-k, then cta-split-k: the last CTA of
+  /// a row block adds every CTA's in order) and stores alpha times each sum
   /// of a row below M and a vector below N, undoing the operands' scaling
   /// first (a power of two: exact).
   void storeSums(ArrayRef<Value> acc) {
+    OpBuilder::InsertionGuard guard(b);
     ScalarOps o{b, loc};
     int exponent = -(kDecodeExp + kScaleExp) * (packed() ? 2 : 1);
     Value unscale = o.f32(std::ldexp(1.0f, exponent));
@@ -710,13 +740,40 @@ struct MmaBuilder {
                                      ValueRange{idx(k), slot}));
       }
     }
-    for (const Sum &s : sums) {
-      Value row = rowIds[s.row];
-      Value cond = arith::AndIOp::create(
+    auto stored = [&](const Sum &s) {
+      return arith::AndIOp::create(
           b, loc, keep,
           arith::AndIOp::create(b, loc, isVector(s),
-                                vult(IV(b, loc, row), numRows())));
-      auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
+                                vult(IV(b, loc, rowIds[s.row]), numRows())));
+    };
+    if (cfg.ctaSplitK > 1) {
+      for (const Sum &s : sums) {
+        auto park = scf::IfOp::create(b, loc, stored(s), false);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(park.thenBlock());
+        memref::StoreOp::create(
+            b, loc, s.value, workspace,
+            outputIndices(rowIds[s.row], s.vector, ctaSlice));
+      }
+      Value isLast =
+          arriveAtCtaSplit(b, loc, counters, ValueRange{batch, rowBlock},
+                           lastFlag, threadId, cfg.ctaSplitK);
+      auto ifLast = scf::IfOp::create(b, loc, isLast, false);
+      b.setInsertionPointToStart(ifLast.thenBlock());
+      NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::GPU);
+      // Rows past M and vectors past N read valid partials, unstored.
+      for (Sum &s : sums) {
+        Value vector = vminu(IV(b, loc, s.vector), vectors() - 1);
+        s.value = Value();
+        for (int64_t k = 0; k < cfg.ctaSplitK; ++k) {
+          Value part = loadCoherent(b, loc, workspace,
+                                    outputIndices(rows[s.row], vector, idx(k)));
+          s.value = k ? arith::AddFOp::create(b, loc, s.value, part) : part;
+        }
+      }
+    }
+    for (const Sum &s : sums) {
+      auto ifOp = scf::IfOp::create(b, loc, stored(s), false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
       Value result = arith::MulFOp::create(b, loc, s.value, unscale);
@@ -724,12 +781,11 @@ struct MmaBuilder {
         result = arith::MulFOp::create(b, loc, result, alpha);
       if (outType != b.getF32Type())
         result = arith::TruncFOp::create(b, loc, outType, result);
-      SmallVector<Value> indices = {batch};
-      if (op.hasVectorDim())
-        indices.push_back(s.vector);
-      indices.push_back(row);
-      memref::StoreOp::create(b, loc, result, c, indices);
+      memref::StoreOp::create(b, loc, result, c,
+                              outputIndices(rowIds[s.row], s.vector));
     }
+    if (cfg.ctaSplitK > 1)
+      resetCtaSplit(b, loc, counters, ValueRange{batch, rowBlock}, threadId);
   }
 };
 
@@ -738,15 +794,19 @@ struct MmaBuilder {
 void mlir::nvfp4::buildMmaGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel,
                                          GemvOp op, const KernelConfig &cfg) {
   Location loc = op.getLoc();
-  Value partials;
-  if (cfg.splitK > 1) {
+  auto addShared = [&](ArrayRef<int64_t> shape, Type element) {
     auto workgroup = gpu::AddressSpaceAttr::get(
         b.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
-    partials = kernel.addWorkgroupAttribution(
-        MemRefType::get({cfg.splitK, cfg.rowsPerBlock * op.getNumVectors()},
-                        b.getF32Type(), MemRefLayoutAttrInterface(), workgroup),
+    return kernel.addWorkgroupAttribution(
+        MemRefType::get(shape, element, MemRefLayoutAttrInterface(), workgroup),
         loc);
-  }
+  };
+  Value partials, lastFlag;
+  if (cfg.splitK > 1)
+    partials = addShared({cfg.splitK, cfg.rowsPerBlock * op.getNumVectors()},
+                         b.getF32Type());
+  if (cfg.ctaSplitK > 1)
+    lastFlag = addShared({1}, b.getI32Type());
   Block &entry = kernel.getBody().front();
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&entry);
@@ -761,6 +821,9 @@ void mlir::nvfp4::buildMmaGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel,
   if (op.getAlpha())
     mb.alpha = entry.getArgument(next);
   mb.partials = partials;
+  mb.lastFlag = lastFlag;
+  if (cfg.ctaSplitK > 1)
+    std::tie(mb.workspace, mb.counters) = splitKGlobals(b, kernel, op, cfg);
   if (cfg.asyncCopyStages)
     mb.smem = dynamicSharedMemory(b, loc, kernel, "__nvfp4_mma_stages",
                                   /*alignment=*/16);
