@@ -421,6 +421,35 @@ TEST(GemvCostModel, MmaSpreadsSmallMOverTheSms) {
   EXPECT_EQ(g.splitK, 3);
 }
 
+TEST(GemvCostModel, MmaFillsTheSmsWithResidentWarps) {
+  // Warps an SM: the SM with the most row warps (ceil(row warps / SMs))
+  // times the split, at most kMmaWarpsPerSm (28) with one MMA.
+  struct Case {
+    GemvShape shape;
+    int64_t vectors, rowsPerThread, splitK;
+  };
+  for (const Case &c : {
+           // 896 warps of 32 rows: 7 an SM, 4 slices of 4 steps.
+           Case{{7168, 2048, 4, 16}, 8, 4, 4},
+           // 256 warps of 16 rows: 2 an SM, 14 slices of 4 steps.
+           Case{{4096, 7168, 1, 16}, 8, 2, 14},
+           // 224 warps: 2 an SM, 14 slices.
+           Case{{7168, 16384, 1, 16}, 4, 4, 14},
+           // Two MMAs (N > 8): 20 warps an SM, 10 slices.
+           Case{{7168, 16384, 1, 16}, 16, 4, 10},
+           // 1024 warps: 8 an SM, 3 slices.
+           Case{{4096, 7168, 8, 16}, 8, 4, 3},
+           // 16 steps: two a slice at most 8 slices.
+           Case{{7168, 2048, 1, 16}, 8, 4, 8},
+       }) {
+    SCOPED_TRACE(testing::Message() << c.shape.m << "x" << c.shape.k << "x"
+                                    << c.shape.l << " n" << c.vectors);
+    GemvGeometry g = chooseMmaGeometry(c.shape, h200(), c.vectors, {});
+    EXPECT_EQ(g.rowsPerThread, c.rowsPerThread);
+    EXPECT_EQ(g.splitK, c.splitK);
+  }
+}
+
 TEST(GemvCostModel, MmaIsTheDefaultForSeveralPackedVectors) {
   EXPECT_FALSE(preferMma(1, true));
   EXPECT_FALSE(preferMma(2, true));

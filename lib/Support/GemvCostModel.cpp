@@ -261,16 +261,22 @@ GemvGeometry nvfp4::cost::chooseMmaGeometry(const GemvShape &shape,
   // decoded once for them) unless that leaves SMs without a warp.
   if (!g.rowsPerThread)
     g.rowsPerThread =
-        ceilDiv(shape.m, 32) * shape.l >= chip.smCount || vectors > 8 ? 4 : 2;
+        ceilDiv(shape.m, 32) * shape.l >= chip.smCount || vectors > kMmaVectors
+            ? 4
+            : 2;
   int64_t warpRows = 8 * g.rowsPerThread;
   // Warps a K slice of the grid (a CTA slice of cta-split-k counts as rows).
   int64_t rowWarps = ceilDiv(shape.m, warpRows) * shape.l * g.ctaSplitK;
   int64_t steps = sliceMmaK(shape.k / 2, 1).steps;
   if (!g.splitK) {
-    // Split K across the warps of a CTA until the SMs hold about 16 warps
-    // each, keeping two steps a slice and no slice empty.
-    int64_t target = chip.smCount * 16;
-    int64_t split = std::clamp<int64_t>(ceilDiv(target, rowWarps), 1, 16);
+    // Split K across the warps of a CTA until each SM holds about as many
+    // warps as stay resident (the SM with the most row warps counts),
+    // keeping two steps a slice and no slice empty.
+    int64_t warpsPerSm =
+        vectors > kMmaVectors ? kMmaTwoMmaWarpsPerSm : kMmaWarpsPerSm;
+    int64_t split =
+        std::clamp<int64_t>(warpsPerSm / ceilDiv(rowWarps, chip.smCount), 1,
+                            kMaxCtaThreads / kWarpSize);
     split = std::min(split, std::max<int64_t>(1, steps / 2 / g.ctaSplitK));
     while (split > 1 &&
            sliceMmaK(shape.k / 2, split * g.ctaSplitK).hasEmptySlice())

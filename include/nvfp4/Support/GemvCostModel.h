@@ -212,6 +212,17 @@ int64_t chooseRegisterBudget(int64_t ctas, int64_t ctaThreads, int64_t splitK,
 inline constexpr int64_t kMmaLanesPerRow = 4;
 inline constexpr int64_t kMmaBytesPerLoad = 16;
 inline constexpr int64_t kMmaStepBytes = kMmaLanesPerRow * kMmaBytesPerLoad;
+/// Vectors one MMA (m16n8k16) takes: N = 9..16 take two.
+inline constexpr int64_t kMmaVectors = 8;
+
+/// Warps an SM the tensor-core kernel's K split aims at: what stays
+/// resident at its registers (about 72 a thread with one MMA of up to 8
+/// vectors: 28 warps; about 96 with two MMAs for up to 16: 20). Measured
+/// on the five problem shapes (docs/benchmarks.md, "More warps for the
+/// tensor-core kernel"): 28 against 16 was 0.78 and 0.88 of the time on
+/// the two shapes whose grids it fills, the same on two, 1.03 on one.
+inline constexpr int64_t kMmaWarpsPerSm = 28;
+inline constexpr int64_t kMmaTwoMmaWarpsPerSm = 20;
 
 /// Whether the default decode of a gemv of `vectors` vectors (packed e2m1 or
 /// 16-bit) is the tensor-core kernel, where it applies (docs/design.md).

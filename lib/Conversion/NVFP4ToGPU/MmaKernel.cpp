@@ -52,7 +52,8 @@ namespace cost = ::nvfp4::cost;
 // product of an e2m1 value and an e4m3 scale is then an f16 (at most 6
 // significant bits, from 2^-17 to 21).
 constexpr int kDecodeExp = -14, kScaleExp = 7;
-constexpr int64_t kTileRows = 16, kMmaVectors = 8;
+constexpr int64_t kTileRows = 16;
+using cost::kMmaVectors;
 // prmt selectors: bytes 0 and 1 (2 and 3) of the first word into the high
 // bytes of an f16 pair, zero bytes from the second into the low ones.
 constexpr int64_t kHighBytes01 = 0x1404, kHighBytes23 = 0x3424;
