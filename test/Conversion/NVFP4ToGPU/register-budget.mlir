@@ -44,9 +44,9 @@
 // GIVEN: kernel attributes {nvvm.maxnreg = 80 : i32,
 // The tensor-core kernel: 16 CTAs, the resident grid's 128.
 // MMA: gpu.launch_func @nvfp4_gemv_256x1024x1_n8{{.*}}decode = "mma"{{.*}}max_registers = 128
-// 224 CTAs of 320 threads, 2 an SM: 102 registers, down to 96 (the second
+// 224 CTAs of 448 threads, 2 an SM: 73 registers, down to 72 (the second
 // gemv of the module: its budget is its own).
-// MMA: gpu.launch_func @nvfp4_gemv_7168x16384x1_n8{{.*}}decode = "mma"{{.*}}max_registers = 96
+// MMA: gpu.launch_func @nvfp4_gemv_7168x16384x1_n8{{.*}}decode = "mma"{{.*}}max_registers = 72
 // MMA: kernel attributes {nvvm.maxnreg = 128 : i32,
-// MMA: kernel attributes {nvvm.maxnreg = 96 : i32,
+// MMA: kernel attributes {nvvm.maxnreg = 72 : i32,
 // RANGE: error: 'nvfp4.gemv' op max-registers must be -1, 0 or in [24, 255], got -2
