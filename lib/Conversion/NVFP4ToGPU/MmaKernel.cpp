@@ -718,16 +718,18 @@ struct MmaBuilder {
     auto isVector = [&](const Sum &s) {
       return vult(IV(b, loc, s.vector), vectors());
     };
+    // Parks a partial sum where `cond` holds.
+    auto park = [&](Value cond, Value value, Value memref, ValueRange indices) {
+      auto ifOp = scf::IfOp::create(b, loc, cond, false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      memref::StoreOp::create(b, loc, value, memref, indices);
+    };
     Value keep = arith::ConstantIntOp::create(b, loc, 1, 1);
     if (cfg.splitK > 1) {
-      for (const Sum &s : sums) {
-        auto park = scf::IfOp::create(b, loc, isVector(s), false);
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(park.thenBlock());
-        memref::StoreOp::create(
-            b, loc, s.value, partials,
-            ValueRange{slice, partialSlot(s.row, s.vector)});
-      }
+      for (const Sum &s : sums)
+        park(isVector(s), s.value, partials,
+             ValueRange{slice, partialSlot(s.row, s.vector)});
       gpu::BarrierOp::create(b, loc);
       keep = vult(IV(b, loc, slice), 1);
       // Slice 0 adds the others in order; its own loads stay in range.
@@ -748,14 +750,9 @@ struct MmaBuilder {
                                 vult(IV(b, loc, rowIds[s.row]), numRows())));
     };
     if (cfg.ctaSplitK > 1) {
-      for (const Sum &s : sums) {
-        auto park = scf::IfOp::create(b, loc, stored(s), false);
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(park.thenBlock());
-        memref::StoreOp::create(
-            b, loc, s.value, workspace,
-            outputIndices(rowIds[s.row], s.vector, ctaSlice));
-      }
+      for (const Sum &s : sums)
+        park(stored(s), s.value, workspace,
+             outputIndices(rowIds[s.row], s.vector, ctaSlice));
       Value isLast =
           arriveAtCtaSplit(b, loc, counters, ValueRange{batch, rowBlock},
                            lastFlag, threadId, cfg.ctaSplitK);
