@@ -262,6 +262,11 @@ TEST(GemvCostModel, RegisterBudgetKeepsTheGridResident) {
   // Small launches: at most 128.
   EXPECT_EQ(residentGridBudget(36, 128, h200()), 128);
   EXPECT_EQ(residentGridBudget(1, 1024, h200()), 64);
+  // Warps an SM that its 4 sub-partitions cannot share evenly: 2 CTAs of
+  // 11 warps give 6 to two of them, 16384 / (6 x 32) = 85 registers;
+  // 7 CTAs of 3 warps likewise (not 65536 / 672 = 97).
+  EXPECT_EQ(residentGridBudget(160, 352, h200()), 80);
+  EXPECT_EQ(residentGridBudget(896, 96, h200()), 80);
   // 9 CTAs an SM: 56; 10 leave 51 registers, under the 56 a budget needs.
   EXPECT_EQ(residentGridBudget(132 * 9, 128, h200()), 56);
   EXPECT_EQ(residentGridBudget(132 * 9 + 1, 128, h200()), 0);

@@ -209,7 +209,12 @@ int64_t nvfp4::cost::residentGridBudget(int64_t ctas, int64_t ctaThreads,
   int64_t residentThreads = ceilDiv(ctas, chip.smCount) * ctaThreads;
   if (residentThreads > chip.maxThreadsPerSM)
     return 0;
-  int64_t budget = chip.registersPerSM / residentThreads /
+  // The sub-partition that gets the most warps bounds them all.
+  int64_t residentWarps =
+      ceilDiv(ctas, chip.smCount) * ceilDiv(ctaThreads, kWarpSize);
+  int64_t partitionThreads =
+      ceilDiv(residentWarps, kSmSubPartitions) * kWarpSize;
+  int64_t budget = chip.registersPerSM / kSmSubPartitions / partitionThreads /
                    kRegisterAllocationUnit * kRegisterAllocationUnit;
   budget = std::min(budget, targets.maxRegisterBudget);
   return budget >= targets.minRegisterBudget ? budget : 0;
