@@ -219,8 +219,9 @@ inline constexpr int64_t kMmaVectors = 8;
 /// resident at its registers (about 72 a thread with one MMA of up to 8
 /// vectors: 28 warps; about 96 with two MMAs for up to 16: 20). Measured
 /// on the five problem shapes (docs/benchmarks.md, "More warps for the
-/// tensor-core kernel"): 28 against 16 was 0.78 and 0.88 of the time on
-/// the two shapes whose grids it fills, the same on two, 1.03 on one.
+/// tensor-core kernel"): 28 against 16 an SM on the average was 0.78 and
+/// 0.86 of the time on the two shapes whose grids it fills, the same on
+/// two, 1.03 on one; 0.96 on the geometric mean of 13 more (0.81-1.10).
 inline constexpr int64_t kMmaWarpsPerSm = 28;
 inline constexpr int64_t kMmaTwoMmaWarpsPerSm = 20;
 
