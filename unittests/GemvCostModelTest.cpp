@@ -394,7 +394,6 @@ TEST(GemvCostModel, MmaSlicesAndTails) {
   s = sliceMmaK(520, 5);
   EXPECT_EQ(s.steps, 9);
   EXPECT_EQ(s.fullSteps, 8);
-  EXPECT_EQ(s.maxSliceSteps(), 2);
   EXPECT_FALSE(s.hasEmptySlice());
   // 9 steps in 5 slices: 1, 2, 2, 2, 2 (the last with the partial step).
   std::vector<int64_t> sizes;

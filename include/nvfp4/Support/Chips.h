@@ -27,11 +27,10 @@ inline constexpr int64_t kMaxPortableClusterCtas = 8;
 /// compiler targets (a warp's registers come in units of 256).
 inline constexpr int64_t kRegisterAllocationUnit = 8;
 /// Sub-partitions of an SM, each with a quarter of its register file and
-/// the warps given to it in turn: the warps an SM holds at one register
-/// count are bounded by the most warps one sub-partition gets (an SM
-/// holding 22 warps gives 6 to some sub-partitions, so at 88 registers
-/// it holds two 11-warp CTAs only with 96 registers' room: one, as the
-/// H200's occupancy report shows, docs/benchmarks.md).
+/// the warps given to it in turn: the sub-partition with the most warps
+/// bounds what an SM holds (two CTAs of 11 warps give 6 warps to two of
+/// them, which at 88 registers a thread need 16896 of their 16384: the
+/// H200 holds one such CTA an SM, docs/benchmarks.md).
 inline constexpr int64_t kSmSubPartitions = 4;
 /// Shared memory one CTA may use on sm_90a and sm_100a (227 KiB; a kernel
 /// declares at most 48 KiB statically, the rest is dynamic and opted into

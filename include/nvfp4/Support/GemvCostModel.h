@@ -34,6 +34,9 @@ struct GemvGeometry {
   int64_t rowsPerBlock = 0;
 };
 
+/// CTAs a row's K range may be split across at most (cta-split-k).
+inline constexpr int64_t kMaxCtaSplitK = 64;
+
 /// What the model aims for, measured on the H200 (docs/benchmarks.md).
 struct Targets {
   /// Threads an SM should have: K is split across the lane groups of a CTA
@@ -58,7 +61,7 @@ struct Targets {
   /// CTAs a row's K range may be split across: a split through a cluster's
   /// shared memory holds at most a portable cluster (kMaxPortableClusterCtas),
   /// one through global memory up to 64.
-  int64_t maxCtaSplitK = 64;
+  int64_t maxCtaSplitK = kMaxCtaSplitK;
   /// A slice that ends in a partial step after minOnePassSteps - 1 whole
   /// ones is read in one pass (loaded after the whole steps, the partial
   /// step costs one more round trip to memory) in kernels of at least
@@ -237,8 +240,6 @@ bool preferMma(int64_t vectors, bool packedB);
 struct MmaSlicing {
   int64_t steps, fullSteps, slices;
   int64_t firstStep(int64_t slice) const { return slice * steps / slices; }
-  /// The most steps a slice holds.
-  int64_t maxSliceSteps() const { return (steps + slices - 1) / slices; }
   bool hasEmptySlice() const { return slices > steps; }
   bool hasTail() const { return fullSteps < steps; }
 };

@@ -311,7 +311,8 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
     return op.emitOpError() << "decode=mma adds the partials of cta-split-k "
                                "through global memory (cta-reduction=global)";
   if (options.ctaSplitK &&
-      failed(checkRange(op, "cta-split-k", options.ctaSplitK, 1, 64)))
+      failed(checkRange(op, "cta-split-k", options.ctaSplitK, 1,
+                        ::nvfp4::cost::kMaxCtaSplitK)))
     return failure();
   if (options.rowsPerThread && options.rowsPerThread != 2 &&
       options.rowsPerThread != 4 && options.rowsPerThread != 8)
@@ -451,7 +452,8 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
       failed(checkRange(op, "split-k", options.splitK, 1, 16)))
     return failure();
   if (options.ctaSplitK &&
-      failed(checkRange(op, "cta-split-k", options.ctaSplitK, 1, 64)))
+      failed(checkRange(op, "cta-split-k", options.ctaSplitK, 1,
+                        ::nvfp4::cost::kMaxCtaSplitK)))
     return failure();
   if (options.ctaThreads) {
     if (failed(checkRange(op, "cta-threads", options.ctaThreads,

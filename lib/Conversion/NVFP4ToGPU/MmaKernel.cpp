@@ -11,7 +11,9 @@
 // particular order, so a lane may bring any 4 values of a row to each MMA
 // as long as its B fragment brings the same 4 of the vector. K is cut into
 // split-k slices of whole steps, one per warp of a CTA (partials added in
-// shared memory in slice order); a row's last step may be partial
+// shared memory in slice order), and with cta-split-k across CTAs too (the
+// last CTA of a row block adds their sums from a global workspace in CTA
+// order); a row's last step may be partial
 // (predicated, with loads clamped to the row). With async-copy-stages, a
 // lane copies its bytes of each whole step (cp.async) into its own slots of
 // its warp's stages in dynamic shared memory, stages - 1 steps ahead of the
