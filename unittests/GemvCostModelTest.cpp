@@ -361,6 +361,14 @@ void expectLegalMma(const GemvShape &shape, const GemvGeometry &g) {
   EXPECT_LE(threadsPerCta(g), 1024);
   MmaSlicing s = sliceMmaK(shape.k / 2, g.splitK);
   EXPECT_FALSE(s.hasEmptySlice());
+  // Slices cover the row and differ by at most one step.
+  EXPECT_EQ(s.firstStep(0), 0);
+  EXPECT_EQ(s.firstStep(s.slices), s.steps);
+  for (int64_t i = 0; i < s.slices; ++i) {
+    int64_t size = s.firstStep(i + 1) - s.firstStep(i);
+    EXPECT_GE(size, s.steps / s.slices);
+    EXPECT_LE(size, (s.steps + s.slices - 1) / s.slices);
+  }
 }
 
 TEST(GemvCostModel, EveryRandomShapeGetsALegalMmaGeometry) {
@@ -395,6 +403,7 @@ TEST(GemvCostModel, MmaSlicesAndTails) {
   EXPECT_EQ(s.steps, 9);
   EXPECT_EQ(s.fullSteps, 8);
   EXPECT_FALSE(s.hasEmptySlice());
+  EXPECT_EQ(s.firstStep(1), 1);
   // 9 steps in 5 slices: 1, 2, 2, 2, 2 (the last with the partial step).
   std::vector<int64_t> sizes;
   for (int64_t i = 0; i < s.slices; ++i)
