@@ -158,12 +158,6 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
                 "bytes in flight take no registers (2-8; 0: loads into "
                 "registers). With decode=mma: each warp's stages of a, b "
                 "and their scale words, in dynamic shared memory">,
-    NVFP4Option<"l2Prefetch", "l2-prefetch", "int64_t", "0",
-                "Steps ahead of its loads that each lane of the tensor-core "
-                "kernel asks L2 for its bytes of a and their scales "
-                "(nvvm.prefetch level = L2), so that its loads find them "
-                "there; no registers hold them (decode=mma with loads into "
-                "registers; 1-64; 0: cost model; -1: none)">,
     NVFP4Option<"tma", "tma", "bool", "false",
                 "Fill the async-copy-stages stages with tensor-memory-"
                 "accelerator copies (nvgpu.tma.async.load, one box per K "

@@ -228,12 +228,6 @@ inline constexpr int64_t kMmaVectors = 8;
 inline constexpr int64_t kMmaWarpsPerSm = 28;
 inline constexpr int64_t kMmaTwoMmaWarpsPerSm = 20;
 
-/// Steps ahead of its loads a lane of the tensor-core kernel prefetches
-/// its bytes of a and their scales into L2 (l2-prefetch), and the most
-/// the option takes.
-inline constexpr int64_t kMmaL2PrefetchSteps = 0;
-inline constexpr int64_t kMaxL2PrefetchSteps = 64;
-
 /// Whether the default decode of a gemv of `vectors` vectors (packed e2m1 or
 /// 16-bit) is the tensor-core kernel, where it applies (docs/design.md).
 bool preferMma(int64_t vectors, bool packedB);

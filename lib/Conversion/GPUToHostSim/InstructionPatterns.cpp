@@ -533,7 +533,7 @@ struct MapaLowering : public OpRewritePattern<NVVM::MapaOp> {
 /// Grid-dependency control orders whole launches and memory barriers order a
 /// thread's memory accesses for other CTAs; launches, CTAs and the threads
 /// between two scheduling points run one after the other here, so these
-/// instructions are no-ops; so is a prefetch, which only warms a cache.
+/// instructions are no-ops.
 template <typename GridDepOp>
 struct EraseLowering : public OpRewritePattern<GridDepOp> {
   using OpRewritePattern<GridDepOp>::OpRewritePattern;
@@ -637,7 +637,6 @@ void mlir::nvfp4::populateGPUToHostSimPatterns(RewritePatternSet &patterns) {
       ConvertX2Lowering<NVVM::ConvertF4x2ToF16x2Op>, GlobalLoadAsmLowering,
       PermuteAsmLowering, TruncToBF16Lowering,
       EraseLowering<NVVM::GriddepcontrolOp>, EraseLowering<NVVM::MembarOp>,
-      EraseLowering<NVVM::PrefetchOp>,
       CpAsyncLowering, CpAsyncWaitLowering, MmaLowering, MapaLowering>(ctx);
   patterns.add<RuntimeCallLowering<NVVM::CpAsyncCommitGroupOp>>(
       ctx, "nvfp4sim_cp_async_commit");

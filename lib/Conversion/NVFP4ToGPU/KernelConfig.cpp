@@ -281,28 +281,6 @@ resolveMmaStages(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
   return stages;
 }
 
-/// decode=mma's l2-prefetch: the option, checked, else the cost model's
-/// distance; none with async-copy-stages, whose stages hold the steps
-/// ahead.
-static FailureOr<int64_t>
-resolveMmaL2Prefetch(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
-                     const KernelConfig &cfg) {
-  int64_t steps = options.l2Prefetch;
-  if (steps == -1)
-    return 0;
-  if (steps < 0 || steps > ::nvfp4::cost::kMaxL2PrefetchSteps)
-    return op.emitOpError()
-           << "l2-prefetch must be -1 (none), 0 (cost model) or in [1, "
-           << ::nvfp4::cost::kMaxL2PrefetchSteps << "], got " << steps;
-  if (cfg.asyncCopyStages == 0)
-    return steps ? steps : ::nvfp4::cost::kMmaL2PrefetchSteps;
-  if (steps > 0)
-    return op.emitOpError()
-           << "decode=mma: async-copy-stages keeps the steps ahead in shared "
-              "memory, l2-prefetch in L2; give one of them";
-  return 0;
-}
-
 /// decode=mma: the options that apply to the tensor-core kernel, checked,
 /// the rest of the geometry from the cost model (lanes-per-row 4 and
 /// bytes-per-load 16 are the MMA's fragment layout).
@@ -396,10 +374,6 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
   if (failed(stages))
     return failure();
   cfg.asyncCopyStages = *stages;
-  FailureOr<int64_t> prefetch = resolveMmaL2Prefetch(op, options, cfg);
-  if (failed(prefetch))
-    return failure();
-  cfg.l2PrefetchSteps = *prefetch;
   // The resident grid's budget, as for the CUDA-core kernel (0.85 of the
   // time on 7168 x 16384 x 1, 0.98-1.01 on the other four problem shapes:
   // docs/benchmarks.md, item 34).
@@ -453,9 +427,6 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
     return resolveMmaConfig(op, options, cfg, chip);
 
   // Check what was given before the cost model fills in the rest.
-  if (options.l2Prefetch > 0)
-    return op.emitOpError() << "l2-prefetch applies to the tensor-core kernel "
-                               "(decode=mma) only";
   if (options.bytesPerLoad && options.bytesPerLoad != 8 &&
       options.bytesPerLoad != 16)
     return op.emitOpError()

@@ -33,9 +33,6 @@ struct KernelConfig {
   bool clusterReduction = false;
   bool vectorInShared = false;
   int64_t asyncCopyStages = 0; // 0: a is loaded into registers
-  /// decode=mma: steps ahead of its loads a lane prefetches a and its
-  /// scales into L2 (0: none).
-  int64_t l2PrefetchSteps = 0;
   bool tma = false; // the stages are filled by tensor-memory-accelerator copies
   bool pdl = false; // programmatic dependent launch (griddepcontrol)
   int64_t maxRegisters = 0;

@@ -356,39 +356,6 @@ struct MmaBuilder {
     return out;
   }
 
-  /// prefetch.global.L2 of the line at generic address `ptr`.
-  void prefetchL2(Value ptr) {
-    Value global = LLVM::AddrSpaceCastOp::create(
-        b, loc, LLVM::LLVMPointerType::get(b.getContext(), 1), ptr);
-    NVVM::PrefetchOp::create(
-        b, loc,
-        NVVM::PrefetchCacheLevelAttr::get(b.getContext(),
-                                          NVVM::PrefetchCacheLevel::L2),
-        /*evictPriority=*/{}, global, /*predicate=*/Value(),
-        /*tensormap=*/{});
-  }
-
-  /// l2-prefetch: asks L2 for this lane's bytes of a and their scales at
-  /// `step` plus the distance, where that step is before `end` (the
-  /// slice's: the next slice's warp reads its own).
-  void prefetchAhead(Value step, Value end) {
-    IV ahead = IV(b, loc, step) + cfg.l2PrefetchSteps;
-    auto ifOp = scf::IfOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, ahead, end),
-        /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    Chunk ch = wholeChunk(ahead);
-    for (Value row : rows) {
-      prefetchL2(elementPointer(b, loc, a, {batch, row, ch.bytes[0]}));
-      prefetchL2(elementPointer(
-          b, loc, sfa,
-          buildScaleIndices(b, loc, op.getLayout(), /*isVector=*/false, batch,
-                            row, ch.cols[0])));
-    }
-  }
-
   /// Whole steps [first, first + count) of this warp's slice, `group`
   /// steps' loads issued before any of them is decoded.
   SmallVector<Value> buildStepLoop(Value first, Value count, int64_t group,
@@ -399,9 +366,6 @@ struct MmaBuilder {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
       IV base = IV(b, loc, first) + IV(b, loc, loop.getInductionVar()) * group;
-      if (cfg.l2PrefetchSteps)
-        for (int64_t u = 0; u < group; ++u)
-          prefetchAhead(base + u, IV(b, loc, first) + IV(b, loc, count));
       SmallVector<StepLoads, 1> loads;
       for (int64_t u = 0; u < group; ++u)
         loads.push_back(loadStep(wholeChunk(base + u)));

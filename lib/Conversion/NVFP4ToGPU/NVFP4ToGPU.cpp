@@ -74,7 +74,6 @@ DictionaryAttr launchInfo(OpBuilder &b, GemvOp op, gpu::GPUFuncOp kernel,
                                                     : "global"));
   tun.append("vector_in_shared", b.getBoolAttr(cfg.vectorInShared));
   tun.append("async_copy_stages", b.getI64IntegerAttr(cfg.asyncCopyStages));
-  tun.append("l2_prefetch", b.getI64IntegerAttr(cfg.l2PrefetchSteps));
   tun.append("tma", b.getBoolAttr(cfg.tma));
   tun.append("pdl", b.getBoolAttr(cfg.pdl));
   tun.append("max_registers", b.getI64IntegerAttr(cfg.maxRegisters));
@@ -241,7 +240,6 @@ struct ConvertNVFP4ToGPUPass
     options.ctaReduction = ctaReduction;
     options.vectorInShared = vectorInShared;
     options.asyncCopyStages = asyncCopyStages;
-    options.l2Prefetch = l2Prefetch;
     options.tma = tma;
     options.pdl = pdl;
     options.maxRegisters = maxRegisters;

@@ -33,7 +33,6 @@ constexpr Tunable kTunables[] = {
     {"cta-split-k", &ConvertNVFP4ToGPUOptions::ctaSplitK},
     {"cta-threads", &ConvertNVFP4ToGPUOptions::ctaThreads},
     {"index-bits", &ConvertNVFP4ToGPUOptions::indexBits},
-    {"l2-prefetch", &ConvertNVFP4ToGPUOptions::l2Prefetch, /*takesNone=*/true},
     {"max-registers", &ConvertNVFP4ToGPUOptions::maxRegisters,
      /*takesNone=*/true},
 };
