@@ -140,16 +140,20 @@ struct Problem {
   }
 
   /// One element as the tensor-core kernel may evaluate it (GemvSums::
-  /// Products): the exact products a * sfa * b (* sfb) in a random order
-  /// over 1 to 16 K slices, each slice's MMAs adding 16 of them to its
-  /// accumulator with one rounding toward zero (the adder the bound allows
-  /// for), the slices added in f32, then alpha.
+  /// Products): the exact products a * sfa * b (* sfb), times the
+  /// operands' 2^kMmaOperandExp each and flushed to zero below f32's
+  /// normal range, in a random order over 1 to 16 K slices, each slice's
+  /// MMAs adding 16 of them to its accumulator with one rounding toward
+  /// zero (the adder the bound allows for), the slices added in f32, the
+  /// operands' scaling undone, then alpha.
   float tensorCoreElement(int64_t l, int64_t n, int64_t m,
                           std::mt19937_64 &rng) const {
     std::vector<int64_t> order(p.k);
     for (int64_t i = 0; i < p.k; ++i)
       order[i] = i;
     std::shuffle(order.begin(), order.end(), rng);
+    const bool packed = p.vector == VectorElement::E2M1;
+    const int scaleExp = kMmaOperandExp * (packed ? 2 : 1);
     std::vector<float> acc(1 + rng() % 16, 0.0f);
     const int64_t perSlice = (p.k + acc.size() - 1) / acc.size();
     for (size_t q = 0; q < acc.size(); ++q) {
@@ -158,8 +162,11 @@ struct Problem {
         long double sum = acc[q];
         for (int64_t j = g; j < std::min<int64_t>(g + 16, end); ++j) {
           int64_t i = order[j], kb = i / bs(p.format);
-          double sb = p.vector == VectorElement::E2M1 ? sfb(l, n, kb) : 1.0;
-          sum += e2m1Value(codeA(l, m, i)) * sfa(l, m, kb) * b(l, n, i) * sb;
+          double sb = packed ? sfb(l, n, kb) : 1.0;
+          long double t = std::ldexp(e2m1Value(codeA(l, m, i)) * sfa(l, m, kb) *
+                                         b(l, n, i) * sb,
+                                     scaleExp);
+          sum += std::fabs(t) < 0x1p-126L ? 0 : t;
         }
         float f = static_cast<float>(sum);
         if (std::isfinite(f) &&
@@ -171,7 +178,7 @@ struct Problem {
     float total = 0;
     for (float a : acc)
       total += a;
-    return p.alpha * total;
+    return p.alpha * std::ldexp(total, -scaleExp);
   }
 
   std::vector<uint8_t> kernelOutput(std::mt19937_64 &rng,
@@ -280,11 +287,12 @@ TEST(GemvAnyOrderVectorsTest, KernelEvaluationsMeetTheirExpectations) {
 }
 
 TEST(GemvAnyOrderVectorsTest, TensorCoreEvaluationsMeetTheirExpectations) {
-  // The forms decode=mma takes: NVFP4, packed or f16 b.
+  // The forms decode=mma takes: NVFP4, packed or 16-bit b.
   const Form forms[] = {{VectorElement::E2M1, 1},
                         {VectorElement::E2M1, 8},
                         {VectorElement::E2M1, 16},
-                        {VectorElement::F16, 3}};
+                        {VectorElement::F16, 3},
+                        {VectorElement::BF16, 3}};
   uint64_t seed = 20261202;
   for (ScaleLayout layout : {ScaleLayout::Linear, ScaleLayout::Blocked128x4})
     for (const Form &form : forms)
@@ -341,6 +349,37 @@ TEST(GemvAnyOrderVectorsTest, ProductSumsAreExactOnlyWhenTheProductsAre) {
   };
   EXPECT_EQ(kind(GemvSums::Units), Kind::Exact);
   EXPECT_EQ(kind(GemvSums::Products), Kind::Bounded);
+}
+
+TEST(GemvAnyOrderVectorsTest, TinyProductsOfBF16ValuesMayBeFlushed) {
+  // K = 16: codes 1.0, scale 1, b = 2^-125 (bf16). The sum, 2^-121, is an
+  // f32, but each product is 2^-132 in the MMA (times 2^kMmaOperandExp),
+  // under f32's normal range: a flushing MMA returns 0, which the products'
+  // expectation accepts and the units' (the CUDA-core kernel) does not.
+  GemvProblem p;
+  p.m = 1;
+  p.k = 16;
+  p.output = ElementType::F32;
+  p.vector = VectorElement::BF16;
+  GemvInputs in;
+  in.a.assign(8, 0x22); // e2m1 1.0, 1.0
+  in.sfa = {0x38};      // e4m3 1.0
+  for (int i = 0; i < 16; ++i) {
+    in.b.push_back(0x00); // bf16 2^-125: exponent field 2, little-endian
+    in.b.push_back(0x01);
+  }
+  auto acceptsZero = [&](GemvSums sums) {
+    p.sums = sums;
+    std::vector<double> ref =
+        gemvExact(p, in.a.data(), in.sfa.data(), in.b.data(), nullptr);
+    EXPECT_EQ(ref[0], std::ldexp(1.0, -121));
+    GemvExpectation e = expectAnyOrderGemv(p, in.a.data(), in.sfa.data(),
+                                           in.b.data(), nullptr, ref)[0];
+    float rounded = static_cast<float>(ref[0]);
+    return meetsExpectation(e, p.output, 0.0, ref[0], rounded);
+  };
+  EXPECT_TRUE(acceptsZero(GemvSums::Products));
+  EXPECT_FALSE(acceptsZero(GemvSums::Units));
 }
 
 TEST(GemvAnyOrderVectorsTest, AnElementBeyondItsBoundIsRejected) {

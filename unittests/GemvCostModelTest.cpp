@@ -463,12 +463,22 @@ TEST(GemvCostModel, MmaFillsTheSmsWithResidentWarps) {
   }
 }
 
-TEST(GemvCostModel, MmaIsTheDefaultForSeveralPackedVectors) {
-  EXPECT_FALSE(preferMma(1, true));
-  EXPECT_FALSE(preferMma(2, true));
-  EXPECT_TRUE(preferMma(4, true));
-  EXPECT_TRUE(preferMma(16, true));
-  EXPECT_FALSE(preferMma(8, false));
+TEST(GemvCostModel, MmaIsTheDefaultForSeveralVectors) {
+  const GemvShape large{7168, 16384, 1, 16}, small{1024, 4096, 2, 16};
+  for (const GemvShape &shape : {large, small}) {
+    EXPECT_FALSE(preferMma(shape, 1, true));
+    EXPECT_FALSE(preferMma(shape, 2, true));
+    EXPECT_TRUE(preferMma(shape, 4, true));
+    EXPECT_TRUE(preferMma(shape, 16, true));
+    // 16-bit b: from two vectors on.
+    EXPECT_TRUE(preferMma(shape, 2, false));
+    EXPECT_TRUE(preferMma(shape, 16, false));
+  }
+  // One 16-bit vector: from kMmaMinRowsOneWideVector rows (M x L) on.
+  EXPECT_TRUE(preferMma(large, 1, false));
+  EXPECT_FALSE(preferMma(small, 1, false));
+  EXPECT_TRUE(preferMma({1024, 4096, 3, 16}, 1, false));
+  EXPECT_FALSE(preferMma({3071, 4096, 1, 16}, 1, false));
 }
 
 TEST(GemvCostModel, BytesAndCeiling) {

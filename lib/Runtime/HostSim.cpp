@@ -57,11 +57,12 @@ struct ShuffleRequest {
   int64_t result;
 };
 
-/// One lane's fragments of mma.sync.m16n8k16.row.col.f32.f16.f16.f32 (f16
-/// pairs as bits, f32 accumulators as bits) and its results.
+/// One lane's fragments of mma.sync.m16n8k16.row.col.f32.{f16,bf16}.f32
+/// (f16 or bf16 pairs as bits, f32 accumulators as bits) and its results.
 struct MmaRequest {
   uint32_t a[4], b[2], c[4];
   uint32_t d[4];
+  bool bf16;
 };
 
 struct Thread {
@@ -363,9 +364,17 @@ private:
       if (other->state != State::AtMma)
         return true;
     }
-    auto half = [](uint32_t pair, int i) {
-      return static_cast<double>(
-          nvfp4::formats::decodeF16(static_cast<uint16_t>(pair >> (16 * i))));
+    bool bf16 = t.mma.bf16;
+    for (int j = 0; j < kWarpSize; ++j)
+      if (laneThread(t, warp, j)->mma.bf16 != bf16) {
+        fail(where(l, t) + ": lanes of one mma.sync with f16 and bf16 "
+                           "operands");
+        return false;
+      }
+    auto half = [&](uint32_t pair, int i) {
+      auto bits = static_cast<uint16_t>(pair >> (16 * i));
+      return static_cast<double>(bf16 ? nvfp4::formats::decodeBF16(bits)
+                                      : nvfp4::formats::decodeF16(bits));
     };
     // Fragment layouts of m16n8k16 (PTX ISA): lane (g, t) = (lane / 4,
     // lane % 4) holds A rows g and g + 8 at K 2t, 2t + 1 (registers 0, 1)
@@ -629,16 +638,25 @@ int64_t nvfp4sim_shfl(int32_t mode, int32_t mask, int32_t value, int32_t offset,
   return self->shuffle.result;
 }
 
-void nvfp4sim_mma_f16(int32_t a0, int32_t a1, int32_t a2, int32_t a3,
-                      int32_t b0, int32_t b1, int32_t c0, int32_t c1,
-                      int32_t c2, int32_t c3) {
-  Thread *self = active->current;
-  int32_t in[10] = {a0, a1, a2, a3, b0, b1, c0, c1, c2, c3};
-  MmaRequest &r = self->mma;
+static void requestMma(bool bf16, const int32_t (&in)[10]) {
+  MmaRequest &r = active->current->mma;
   std::memcpy(r.a, in, 16);
   std::memcpy(r.b, in + 4, 8);
   std::memcpy(r.c, in + 6, 16);
+  r.bf16 = bf16;
   yieldAs(State::AtMma);
+}
+
+void nvfp4sim_mma_f16(int32_t a0, int32_t a1, int32_t a2, int32_t a3,
+                      int32_t b0, int32_t b1, int32_t c0, int32_t c1,
+                      int32_t c2, int32_t c3) {
+  requestMma(false, {a0, a1, a2, a3, b0, b1, c0, c1, c2, c3});
+}
+
+void nvfp4sim_mma_bf16(int32_t a0, int32_t a1, int32_t a2, int32_t a3,
+                       int32_t b0, int32_t b1, int32_t c0, int32_t c1,
+                       int32_t c2, int32_t c3) {
+  requestMma(true, {a0, a1, a2, a3, b0, b1, c0, c1, c2, c3});
 }
 
 int32_t nvfp4sim_mma_result(int32_t index) {

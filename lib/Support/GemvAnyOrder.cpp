@@ -41,6 +41,8 @@ constexpr double kU = 0x1p-24; // f32 unit roundoff
 constexpr double kF32Overflow = 0x1.ffffffp127;
 /// f32 subnormal spacing: what an underflowing addition or product loses.
 constexpr double kF32Tiny = 0x1p-149;
+/// Binary exponent of f32's smallest normal number.
+constexpr int kF32MinNormalExp = -126;
 /// Values per unit: the granule of the kernels' dot products.
 constexpr int64_t kUnit = 16;
 
@@ -76,6 +78,7 @@ struct RowTerms {
   int posInf = 0, negInf = 0; // terms that certainly overflow, by sign
   double depth = 0;           // roundings on the path of one term to the sum
   double underflows = 0;      // roundings that may underflow
+  double flushAbs = 0;        // sum |t| over terms a kernel may flush to zero
   double sum = 0;             // exact sum of the finite terms (when exact)
   double sumAbs = 0;          // sum |t| over the finite terms (the bound)
   double unitAbs = 0;         // sum |unit term| (16-bit b: dot * sfa)
@@ -346,12 +349,18 @@ RowTerms productTerms(const Element &x) {
       row.addReference(term);
       row.addUnit(term);
       row.sumAbs += std::fabs(term);
+      // In the MMA a product is t x 2^kMmaOperandExp; under f32's normal
+      // range (bf16 b reaches it) the hardware may flush it to zero.
+      if (std::fabs(term) < std::ldexp(1.0, kF32MinNormalExp - kMmaOperandExp))
+        row.flushAbs += std::fabs(term);
     }
   }
   // A product meets the roundings of its MMA's sum (the hardware's order
   // and rounding are unspecified: counted twice, as for a truncating
   // adder), of each later MMA into the same accumulator and of at most 16
-  // K slices. Nothing underflows: products are multiples of 2^-34.
+  // K slices. No rounding underflows: products of packed or f16 b are
+  // multiples of 2^-34 (2^-48 and 2^-41 in the MMA); bf16 b's smaller
+  // ones count whole in flushAbs.
   const double mmas = static_cast<double>(x.p.k / kUnit);
   row.depth = 2 * (mmas + 16);
   row.underflows = 0;
@@ -371,7 +380,7 @@ GemvExpectation expectRow(const RowTerms &row, float alpha32, ElementType type,
   // A term's `depth` roundings err by at most gamma(depth) of |t|, plus
   // what underflowing operations lose.
   const double sumError =
-      gamma(row.depth) * row.sumAbs + row.underflows * kF32Tiny;
+      gamma(row.depth) * row.sumAbs + row.underflows * kF32Tiny + row.flushAbs;
   const bool partialsMayOverflow =
       row.mayOverflow || row.sumAbs + sumError >= kF32Overflow;
   if (anyInf) {
@@ -381,6 +390,7 @@ GemvExpectation expectRow(const RowTerms &row, float alpha32, ElementType type,
     return e;
   }
   const bool sumExact = row.unitsExact && row.refError == 0 &&
+                        row.flushAbs == 0 &&
                         sumsExactInF32(row.unitAbs, row.lowest);
   const double scaled = alpha * row.sum; // exact when sumExact
   if (sumExact && !partialsMayOverflow &&

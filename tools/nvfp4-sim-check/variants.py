@@ -92,9 +92,10 @@ VECTORS_SPLIT = [
     "130x1040x2:nvfp4:linear:f16:vf16",
     "130x2880x1:nvfp4:blocked128x4:bf16:n4:vf16",
 ]
-# decode=mma (NVFP4; packed b or f16 b): N = 1 (rank 2 and 3), 2, 3, 4,
-# 8, 16 and f16 b; K with no whole step (64, 80), a last half chunk (1040)
-# or a last partial step (2880); odd and even scale columns; every output.
+# decode=mma (NVFP4; packed or 16-bit b): N = 1 (rank 2 and 3), 2, 3, 4,
+# 8, 16 and f16 and bf16 b; K with no whole step (64, 80), a last half
+# chunk (1040) or a last partial step (2880); odd and even scale columns;
+# every output.
 MMA = [
     "1x64x1:nvfp4:linear:f16",
     "257x1040x1:nvfp4:blocked128x4:f32",
@@ -106,6 +107,9 @@ MMA = [
     "130x1040x2:nvfp4:linear:f16:vf16",
     "130x2880x1:nvfp4:blocked128x4:bf16:n4:vf16",
     "33x2880x1:nvfp4:linear:f32:n16:vf16:noalpha",
+    "130x1040x2:nvfp4:blocked128x4:f32:vbf16",
+    "257x2880x1:nvfp4:linear:f16:n8:vbf16:noalpha",
+    "33x80x2:nvfp4:blocked128x4:bf16:n16:vbf16",
 ]
 # Those with rows of several steps, for K split across warps.
 MMA_LONG = [spec for spec in MMA if "x1040x" in spec or "x2880x" in spec]
@@ -119,6 +123,7 @@ MMA_STAGED = [
     "130x2880x1:nvfp4:blocked128x4:bf16:n4:vf16",
     "33x2880x1:nvfp4:linear:f32:n16:vf16:noalpha",
     "130x1088x2:nvfp4:linear:f16:n16",
+    "257x2880x1:nvfp4:linear:f16:n8:vbf16:noalpha",
 ]
 CONVERT = [
     "convert:130x5x2:e4m3:linear:blocked128x4",

@@ -66,16 +66,19 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
     `decode` picks how e2m1 becomes arithmetic: `dp4a` (byte lookups with
     nvvm.prmt and integer 4-way dot products), `cvt`
     (nvvm.convert.f4x2.to.f16x2, sm_100a), `f32` (plain integer decode; the
-    default for b of f16 or bf16 values) or `mma`. With N vectors a thread
-    decodes each unit of a once for all of them.
+    default for one vector of f16 or bf16 values under 3072 rows) or `mma`
+    (the default for 4 or more packed vectors and for 16-bit ones but
+    that). With N vectors a thread decodes each unit of a once for all of
+    them.
 
-    `decode=mma` (NVFP4; b packed, or f16 values) is a tensor-core kernel:
-    a warp owns 16-row tiles (`rows-per-thread` / 2 of them: 2, 4 or 8
-    rows a thread), each lane decodes 16 bytes of two rows of each tile and
-    of one vector to f16 values times their block scale (exact) and feeds
-    `nvgpu.mma.sync` m16n8k16 with f32 accumulators, up to 8 vectors a
-    warp-wide MMA (two for 16). `split-k` warps of a CTA and `cta-split-k`
-    CTAs share a row's K (the CTAs' partials through global memory);
+    `decode=mma` (NVFP4; b packed, or f16 or bf16 values) is a tensor-core
+    kernel: a warp owns 16-row tiles (`rows-per-thread` / 2 of them: 2, 4
+    or 8 rows a thread), each lane decodes 16 bytes of two rows of each
+    tile and of one vector to f16 values (bf16 for bf16 b) times their
+    block scale (exact) and feeds `nvgpu.mma.sync` m16n8k16 (`nvvm.mma.sync`
+    for bf16) with f32 accumulators, up to 8 vectors a warp-wide MMA (two
+    for 16). `split-k` warps of a CTA and `cta-split-k` CTAs share a row's
+    K (the CTAs' partials through global memory);
     `lanes-per-row` (4) and `bytes-per-load` (16) are fixed; the shared-
     memory options but `async-copy-stages`, and `prefetch`, do not apply.
     Every option left at 0 is chosen per shape and chip by the cost model
@@ -121,9 +124,9 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
                   clEnumValN(::mlir::nvfp4::DecodeChoice::F32, "f32",
                              "integer decode to f32"),
                   clEnumValN(::mlir::nvfp4::DecodeChoice::Mma, "mma",
-                             "scaled f16 operands of warp-level tensor-core "
-                             "MMAs (nvgpu.mma.sync; NVFP4, b packed or "
-                             "f16)"))}]>,
+                             "scaled f16 (bf16) operands of warp-level "
+                             "tensor-core MMAs (nvgpu.mma.sync; NVFP4, b "
+                             "packed, f16 or bf16)"))}]>,
     NVFP4Option<"cacheHints", "cache-hints", "bool", "true",
                 "Load a through the non-coherent path without L1 "
                 "allocation">,

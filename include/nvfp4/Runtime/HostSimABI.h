@@ -132,6 +132,10 @@ int64_t nvfp4sim_shfl(int32_t mode, int32_t mask, int32_t value, int32_t offset,
 void nvfp4sim_mma_f16(int32_t a0, int32_t a1, int32_t a2, int32_t a3,
                       int32_t b0, int32_t b1, int32_t c0, int32_t c1,
                       int32_t c2, int32_t c3);
+/// The same with bf16 pairs (mma.sync...f32.bf16.bf16.f32).
+void nvfp4sim_mma_bf16(int32_t a0, int32_t a1, int32_t a2, int32_t a3,
+                       int32_t b0, int32_t b1, int32_t c0, int32_t c1,
+                       int32_t c2, int32_t c3);
 int32_t nvfp4sim_mma_result(int32_t index);
 /// Pure instructions.
 int32_t nvfp4sim_prmt(int32_t mode, int32_t a, int32_t b, int32_t selector);

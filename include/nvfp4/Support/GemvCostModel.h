@@ -228,9 +228,13 @@ inline constexpr int64_t kMmaVectors = 8;
 inline constexpr int64_t kMmaWarpsPerSm = 28;
 inline constexpr int64_t kMmaTwoMmaWarpsPerSm = 20;
 
-/// Whether the default decode of a gemv of `vectors` vectors (packed e2m1 or
-/// 16-bit) is the tensor-core kernel, where it applies (docs/design.md).
-bool preferMma(int64_t vectors, bool packedB);
+/// Rows (M x L) from which one 16-bit vector takes the tensor-core kernel.
+inline constexpr int64_t kMmaMinRowsOneWideVector = 3072;
+
+/// Whether the default decode of a gemv of `shape` and `vectors` vectors
+/// (packed e2m1 or 16-bit) is the tensor-core kernel, where it applies
+/// (docs/design.md).
+bool preferMma(const GemvShape &shape, int64_t vectors, bool packedB);
 
 /// How a row of the tensor-core kernel is cut: `steps` of 64 bytes, the
 /// first `fullSteps` whole (the last may hold a partial 16-byte chunk or

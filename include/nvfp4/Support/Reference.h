@@ -52,6 +52,10 @@ double decodeScale(ScaleFormat format, uint8_t bits);
 /// products a * sfa * b (* sfb) on its own (the tensor-core kernel of
 /// decode=mma). Only the any-order expectation depends on it.
 enum class GemvSums { Units, Products };
+/// The tensor-core kernel's operands are a value times its scale times
+/// 2^kMmaOperandExp (16-bit b as it is), so its MMAs add each product times
+/// 2^kMmaOperandExp (twice that for packed b) in f32.
+inline constexpr int kMmaOperandExp = -7;
 /// units, products (the manifest's "sums").
 const char *name(GemvSums sums);
 

@@ -34,15 +34,16 @@ struct RuntimeFunction {
 /// The runtime functions kernels call (signatures of HostSimABI.h: every
 /// argument is an i32, after the pointers the entry counts).
 const RuntimeFunction runtimeFunctions[] = {
-    {"nvfp4sim_sreg", "i32", 1},          {"nvfp4sim_shared", "ptr", 0},
-    {"nvfp4sim_barrier", "v", 0},         {"nvfp4sim_shfl", "i64", 5},
-    {"nvfp4sim_prmt", "i32", 4},          {"nvfp4sim_dp4a", "i32", 5},
-    {"nvfp4sim_dp2a", "i32", 6},          {"nvfp4sim_cvt_x2", "i32", 3},
-    {"nvfp4sim_f32_to_bf16", "i32", 1},   {"nvfp4sim_mma_f16", "v", 10},
-    {"nvfp4sim_mma_result", "i32", 1},    {"nvfp4sim_cluster_arrive", "v", 0},
-    {"nvfp4sim_cluster_wait", "v", 0},    {"nvfp4sim_mapa", "ptr", 1, 1},
-    {"nvfp4sim_check_align", "v", 1, 1},  {"nvfp4sim_cp_async", "v", 1, 2},
-    {"nvfp4sim_cp_async_commit", "v", 0}, {"nvfp4sim_cp_async_wait", "v", 1},
+    {"nvfp4sim_sreg", "i32", 1},         {"nvfp4sim_shared", "ptr", 0},
+    {"nvfp4sim_barrier", "v", 0},        {"nvfp4sim_shfl", "i64", 5},
+    {"nvfp4sim_prmt", "i32", 4},         {"nvfp4sim_dp4a", "i32", 5},
+    {"nvfp4sim_dp2a", "i32", 6},         {"nvfp4sim_cvt_x2", "i32", 3},
+    {"nvfp4sim_f32_to_bf16", "i32", 1},  {"nvfp4sim_mma_f16", "v", 10},
+    {"nvfp4sim_mma_bf16", "v", 10},      {"nvfp4sim_mma_result", "i32", 1},
+    {"nvfp4sim_cluster_arrive", "v", 0}, {"nvfp4sim_cluster_wait", "v", 0},
+    {"nvfp4sim_mapa", "ptr", 1, 1},      {"nvfp4sim_check_align", "v", 1, 1},
+    {"nvfp4sim_cp_async", "v", 1, 2},    {"nvfp4sim_cp_async_commit", "v", 0},
+    {"nvfp4sim_cp_async_wait", "v", 1},
 };
 
 Type resultType(MLIRContext *ctx, StringRef kind) {
@@ -364,9 +365,13 @@ struct MmaLowering : public OpRewritePattern<NVVM::MmaOp> {
         op.getOperandA().size() != 4 || op.getOperandB().size() != 2 ||
         op.getOperandC().size() != 4)
       return failure();
-    auto f16Pair = VectorType::get({2}, rewriter.getF16Type());
+    // f16 pairs, or bf16 pairs as i32 (the NVVM form of bf16 operands).
+    std::optional<NVVM::MMATypes> ptxType = op.getMultiplicandAPtxType();
+    bool bf16 = ptxType && *ptxType == NVVM::MMATypes::bf16;
+    Type pair = bf16 ? Type(rewriter.getI32Type())
+                     : Type(VectorType::get({2}, rewriter.getF16Type()));
     for (Value v : llvm::concat<Value>(op.getOperandA(), op.getOperandB()))
-      if (v.getType() != f16Pair)
+      if (v.getType() != pair)
         return failure();
     for (Value v : op.getOperandC())
       if (!v.getType().isF32())
@@ -376,7 +381,8 @@ struct MmaLowering : public OpRewritePattern<NVVM::MmaOp> {
     for (Value v : llvm::concat<Value>(op.getOperandA(), op.getOperandB(),
                                        op.getOperandC()))
       args.push_back(asI32(rewriter, loc, v));
-    callRuntime(rewriter, loc, "nvfp4sim_mma_f16", args);
+    callRuntime(rewriter, loc, bf16 ? "nvfp4sim_mma_bf16" : "nvfp4sim_mma_f16",
+                args);
     Type structType = op.getRes().getType();
     Value result = LLVM::UndefOp::create(rewriter, loc, structType);
     for (int64_t i = 0; i < 4; ++i) {

@@ -59,12 +59,10 @@ LogicalResult checkRange(GemvOp op, StringRef name, int64_t value, int64_t lo,
 
 /// Why `op` cannot take the tensor-core kernel, or "" when it can: its
 /// f16 operands hold a value times its scale exactly only for e4m3 scales
-/// (docs/numerics.md), and bf16 b has no f16 form.
+/// (docs/numerics.md).
 std::string mmaUnsupported(GemvOp op) {
   if (op.getFormat() != ScaleFormat::NVFP4)
     return "NVFP4 (e4m3 scales, exact in f16 operands), not MXFP4";
-  if (!op.hasPackedB() && !op.getB().getType().getElementType().isF16())
-    return "b of packed e2m1 or f16 values, not bf16";
   return "";
 }
 
@@ -96,7 +94,8 @@ FailureOr<DecodeMethod> resolveDecode(GemvOp op,
     return DecodeMethod::Mma;
   }
   if (decode == DecodeChoice::ChipDefault &&
-      ::nvfp4::cost::preferMma(op.getNumVectors(), op.hasPackedB()) &&
+      ::nvfp4::cost::preferMma(costShape(op), op.getNumVectors(),
+                               op.hasPackedB()) &&
       mmaUnsupported(op).empty() && optionsFitMma(options))
     return DecodeMethod::Mma;
   // 16-bit values meet a's codes in f32 (dp4a and cvt pair codes with

@@ -2,10 +2,11 @@
 //
 // decode=mma. A warp owns rows-per-thread / 2 tiles of 16 rows of one batch
 // and computes them against up to 8 vectors per nvgpu.mma.sync m16n8k16
-// (f16 operands, f32 accumulators; two MMAs for up to 16 vectors). Lane
+// (f16 operands, bf16 for b of bf16 values; f32 accumulators; two MMAs for
+// up to 16 vectors). Lane
 // (g, t) = (lane / 4, lane % 4) loads, at each step of 64 bytes, the 16
 // bytes at 16 t of rows g and g + 8 of every tile and of vector g: the four
-// lanes of a quad read 64 consecutive bytes. It decodes them into f16 pairs,
+// lanes of a quad read 64 consecutive bytes. It decodes them into pairs,
 // each value times its block scale (exact, docs/numerics.md section 11),
 // and hands them to the MMAs as they are: an MMA sums its K positions in no
 // particular order, so a lane may bring any 4 values of a row to each MMA
@@ -31,6 +32,7 @@
 #include "nvfp4/Conversion/Common/IndexValue.h"
 #include "nvfp4/Conversion/Common/ScalarOps.h"
 #include "nvfp4/Support/GemvCostModel.h"
+#include "nvfp4/Support/Reference.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -49,11 +51,13 @@ namespace {
 
 namespace cost = ::nvfp4::cost;
 
-// A decoded code is the f16 of its value times 2^kDecodeExp and a scale
-// enters times 2^kScaleExp, so an operand is value * scale * 2^-7: every
-// product of an e2m1 value and an e4m3 scale is then an f16 (at most 6
-// significant bits, from 2^-17 to 21).
-constexpr int kDecodeExp = -14, kScaleExp = 7;
+// An operand is value * scale * 2^kOperandExp: every product of an e2m1
+// value and an e4m3 scale (at most 6 significant bits) is then an f16 or
+// bf16 between 2^-17 and 21. A decoded code is its value times 2^-14 in
+// f16 (2^-126 in bf16, b of bf16 values): f16's (bf16's) subnormal 2^-15
+// (2^-127) is e2m1's 0.5, and the scale brings the rest.
+constexpr int kOperandExp = ::nvfp4::ref::kMmaOperandExp;
+constexpr int kF16DecodeExp = -14, kBF16DecodeExp = -126;
 constexpr int64_t kTileRows = 16;
 using cost::kMmaVectors;
 // prmt selectors: bytes 0 and 1 (2 and 3) of the first word into the high
@@ -92,13 +96,25 @@ struct MmaBuilder {
   int64_t halves() { return vectors() > kMmaVectors ? 2 : 1; }
   bool packed() { return op.hasPackedB(); }
 
-  Type f16x2() { return VectorType::get({2}, b.getF16Type()); }
+  /// The MMA's operands: bf16 for b of bf16 values, else f16.
+  bool bf16() {
+    return !packed() && op.getB().getType().getElementType().isBF16();
+  }
+  Type operandType() {
+    return bf16() ? Type(b.getBF16Type()) : Type(b.getF16Type());
+  }
+  Type pairType() { return VectorType::get({2}, operandType()); }
+  Value zeroPairs(VectorType type) {
+    return arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(type, b.getFloatAttr(operandType(), 0.0)));
+  }
   Type accType() { return VectorType::get({2, 2}, b.getF32Type()); }
   Value idx(int64_t v) { return IV::index(b, loc, v); }
 
   /// The f16 pair of an i32's bits.
   Value asPair(Value word) {
-    return LLVM::BitcastOp::create(b, loc, f16x2(), word);
+    return LLVM::BitcastOp::create(b, loc, pairType(), word);
   }
 
   /// The four f16 pairs of the 8 codes of `word`, each value times 2^-14:
@@ -108,6 +124,8 @@ struct MmaBuilder {
   /// ones, and spread into pairs over zero low bytes. The pairs hold values
   /// (0, 2), (4, 6), (1, 3), (5, 7) of the word; B's are paired alike.
   SmallVector<Value> decodeWord(Value x) {
+    if (bf16())
+      return decodeWordBF16(x);
     ScalarOps o{b, loc};
     Value lowNibbles =
         o.ori(o.andi(o.shl(x, 1), 0x0E0E0E0E), o.andi(o.shl(x, 4), 0x80808080));
@@ -123,31 +141,66 @@ struct MmaBuilder {
     return pairs;
   }
 
-  /// f16 values (0, 2), (4, 6), (1, 3), (5, 7) of 8 values in four words
-  /// of pairs: the order decodeWord gives a's codes.
+  /// The four bf16 pairs of the 8 codes of `word`, each value times
+  /// 2^-126: code i and i + 4 in pair i, a code's sign to bit 15 of its
+  /// half and its exponent and mantissa bits to 8..6 (across the half's
+  /// bytes, so no byte permute: shifts and masks).
+  SmallVector<Value> decodeWordBF16(Value x) {
+    ScalarOps o{b, loc};
+    auto shift = [&](int64_t by) {
+      return by > 0 ? o.shl(x, by) : by < 0 ? o.shr(x, -by) : x;
+    };
+    SmallVector<Value> pairs;
+    for (int64_t i = 0; i < 4; ++i)
+      pairs.push_back(asPair(o.ori(o.andi(shift(6 - 4 * i), 0x01C001C0),
+                                   o.andi(shift(12 - 4 * i), 0x80008000))));
+    return pairs;
+  }
+
+  /// 16-bit values of b in the order decodeWord gives a's codes, from 8
+  /// values in four words of pairs: (0, 2), (4, 6), (1, 3), (5, 7) for
+  /// f16, (0, 4), (1, 5), (2, 6), (3, 7) for bf16.
   SmallVector<Value> repairValues(ArrayRef<Value> words) {
     SmallVector<Value> p;
     for (Value w : words)
       p.push_back(asPair(w));
-    auto pick = [&](Value x, Value y, int64_t i) {
+    auto pick = [&](Value x, Value y, int64_t i, int64_t step) {
       return vector::ShuffleOp::create(b, loc, x, y,
-                                       ArrayRef<int64_t>{i, i + 2});
+                                       ArrayRef<int64_t>{i, i + step});
     };
-    return {pick(p[0], p[1], 0), pick(p[2], p[3], 0), pick(p[0], p[1], 1),
-            pick(p[2], p[3], 1)};
+    if (bf16())
+      return {pick(p[0], p[2], 0, 2), pick(p[0], p[2], 1, 2),
+              pick(p[1], p[3], 0, 2), pick(p[1], p[3], 1, 2)};
+    return {pick(p[0], p[1], 0, 2), pick(p[2], p[3], 0, 2),
+            pick(p[0], p[1], 1, 2), pick(p[2], p[3], 1, 2)};
   }
 
   /// Both scales of a chunk (vector<2xi8>: its first and second 8 bytes)
-  /// as f16 splats times 2^7. cvt.rn.f16x2.e4m3x2 is exact, NaN included.
+  /// as splats of the operand type, times 2^(kOperandExp - the decode's
+  /// exponent). cvt.rn.f16x2.e4m3x2 is exact, NaN included; bf16 scales
+  /// go through f32 (2^133 is past f16), exact as well.
   std::pair<Value, Value> decodeScales(Value bytes) {
     Type f8 = b.getType<Float8E4M3FNType>();
-    Value pair = NVVM::ConvertF8x2ToF16x2Op::create(b, loc, f16x2(), bytes,
+    auto f16Pair = VectorType::get({2}, b.getF16Type());
+    Value pair = NVVM::ConvertF8x2ToF16x2Op::create(b, loc, f16Pair, bytes,
                                                     /*relu=*/false, f8);
-    Value bias = arith::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(cast<ShapedType>(f16x2()),
-                               b.getF16FloatAttr(1 << kScaleExp)));
-    pair = arith::MulFOp::create(b, loc, pair, bias);
+    auto bias = [&](VectorType type, int exponent) {
+      return arith::ConstantOp::create(
+          b, loc,
+          DenseElementsAttr::get(type,
+                                 b.getFloatAttr(type.getElementType(),
+                                                std::ldexp(1.0, exponent))));
+    };
+    if (bf16()) {
+      auto f32Pair = VectorType::get({2}, b.getF32Type());
+      pair = arith::ExtFOp::create(b, loc, f32Pair, pair);
+      pair = arith::MulFOp::create(b, loc, pair,
+                                   bias(f32Pair, kOperandExp - kBF16DecodeExp));
+      pair = arith::TruncFOp::create(b, loc, pairType(), pair);
+    } else {
+      pair = arith::MulFOp::create(b, loc, pair,
+                                   bias(f16Pair, kOperandExp - kF16DecodeExp));
+    }
     auto splat = [&](int64_t i) {
       return vector::ShuffleOp::create(b, loc, pair, pair,
                                        ArrayRef<int64_t>{i, i});
@@ -304,15 +357,57 @@ struct MmaBuilder {
   SmallVector<Value> maskHalves(SmallVector<Value> operands, const Chunk &ch) {
     if (ch.whole)
       return operands;
-    Value zero = arith::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(cast<ShapedType>(f16x2()),
-                               b.getF16FloatAttr(0.0)));
+    Value zero = zeroPairs(cast<VectorType>(pairType()));
     // Operand i comes from word i / 4, of half i / 8.
     for (size_t i = 0; i < operands.size(); ++i)
       operands[i] =
           arith::SelectOp::create(b, loc, ch.valid[i / 8], operands[i], zero);
     return operands;
+  }
+
+  /// `acc` (vector<2x2xf32>) plus the m16n8k16 MMA of the A and B
+  /// fragments `aPairs` (4) and `bPairs` (2) of operand pairs: f16 through
+  /// nvgpu.mma.sync; bf16, which it does not lower, as nvvm.mma.sync with
+  /// the pairs as i32.
+  Value mma(ArrayRef<Value> aPairs, ArrayRef<Value> bPairs, Value acc) {
+    if (!bf16()) {
+      auto fragment = [&](ArrayRef<Value> pairs) {
+        auto type = VectorType::get({int64_t(pairs.size()), 2}, b.getF16Type());
+        Value f = zeroPairs(type);
+        for (auto [i, p] : llvm::enumerate(pairs))
+          f = vector::InsertOp::create(b, loc, p, f, int64_t(i));
+        return f;
+      };
+      return nvgpu::MmaSyncOp::create(b, loc, fragment(aPairs),
+                                      fragment(bPairs), acc,
+                                      ArrayRef<int64_t>{16, 8, 16});
+    }
+    auto bits = [&](ArrayRef<Value> pairs) {
+      SmallVector<Value> words;
+      for (Value p : pairs)
+        words.push_back(
+            LLVM::BitcastOp::create(b, loc, b.getI32Type(), p).getResult());
+      return words;
+    };
+    SmallVector<Value> c;
+    for (int64_t i = 0; i < 2; ++i)
+      for (int64_t j = 0; j < 2; ++j)
+        c.push_back(
+            vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{i, j}));
+    Type f32 = b.getF32Type();
+    auto resultType =
+        LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
+    Value d =
+        NVVM::MmaOp::create(b, loc, resultType, bits(aPairs), bits(bPairs), c,
+                            {16, 8, 16}, std::nullopt, std::nullopt,
+                            std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
+                                                          NVVM::MMATypes::bf16},
+                            std::array<NVVM::MMALayout, 2>{
+                                NVVM::MMALayout::row, NVVM::MMALayout::col});
+    SmallVector<Value> elements;
+    for (int64_t e = 0; e < 4; ++e)
+      elements.push_back(LLVM::ExtractValueOp::create(b, loc, d, e));
+    return vector::FromElementsOp::create(b, loc, accType(), elements);
   }
 
   /// acc[r * halves + h] plus one step's MMAs.
@@ -331,26 +426,15 @@ struct MmaBuilder {
       bOps.push_back(maskHalves(ops, s.chunk));
     }
     SmallVector<Value> out(acc);
-    auto aType = VectorType::get({4, 2}, b.getF16Type());
-    auto bType = VectorType::get({2, 2}, b.getF16Type());
-    auto fragment = [&](VectorType type, ArrayRef<Value> pairs) {
-      Value f = arith::ConstantOp::create(
-          b, loc, DenseElementsAttr::get(type, b.getF16FloatAttr(0.0)));
-      for (auto [i, p] : llvm::enumerate(pairs))
-        f = vector::InsertOp::create(b, loc, p, f, int64_t(i));
-      return f;
-    };
     // Operands 2m and 2m + 1 of a row are one MMA's K positions.
     for (int64_t m = 0; m < 8; ++m)
       for (int64_t r = 0; r < tiles(); ++r) {
         ArrayRef<Value> top = aOps[2 * r], bottom = aOps[2 * r + 1];
-        Value fragA = fragment(aType, {top[2 * m], bottom[2 * m],
-                                       top[2 * m + 1], bottom[2 * m + 1]});
         for (int64_t h = 0; h < halves(); ++h) {
-          Value fragB = fragment(bType, {bOps[h][2 * m], bOps[h][2 * m + 1]});
           Value &sum = out[r * halves() + h];
-          sum = nvgpu::MmaSyncOp::create(b, loc, fragA, fragB, sum,
-                                         ArrayRef<int64_t>{16, 8, 16});
+          sum = mma(
+              {top[2 * m], bottom[2 * m], top[2 * m + 1], bottom[2 * m + 1]},
+              {bOps[h][2 * m], bOps[h][2 * m + 1]}, sum);
         }
       }
     return out;
@@ -698,7 +782,7 @@ struct MmaBuilder {
   void storeSums(ArrayRef<Value> acc) {
     OpBuilder::InsertionGuard guard(b);
     ScalarOps o{b, loc};
-    int exponent = -(kDecodeExp + kScaleExp) * (packed() ? 2 : 1);
+    int exponent = -kOperandExp * (packed() ? 2 : 1);
     Value unscale = o.f32(std::ldexp(1.0f, exponent));
     Type outType = op.getC().getType().getElementType();
     // C fragment: element (i, j) is row g + 8 i, column 2 t + j.
