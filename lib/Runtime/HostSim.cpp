@@ -62,7 +62,7 @@ struct ShuffleRequest {
 struct MmaRequest {
   uint32_t a[4], b[2], c[4];
   uint32_t d[4];
-  bool bf16;
+  bool bf16 = false;
 };
 
 struct Thread {

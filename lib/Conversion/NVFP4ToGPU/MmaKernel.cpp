@@ -1,12 +1,12 @@
 //===- MmaKernel.cpp - the tensor-core (mma.sync) GEMV kernel body --------===//
 //
 // decode=mma. A warp owns rows-per-thread / 2 tiles of 16 rows of one batch
-// and computes them against up to 8 vectors per nvgpu.mma.sync m16n8k16
-// (f16 operands, bf16 for b of bf16 values; f32 accumulators; two MMAs for
-// up to 16 vectors). Lane
-// (g, t) = (lane / 4, lane % 4) loads, at each step of 64 bytes, the 16
-// bytes at 16 t of rows g and g + 8 of every tile and of vector g: the four
-// lanes of a quad read 64 consecutive bytes. It decodes them into pairs,
+// and computes them against up to 8 vectors per m16n8k16 MMA (f16
+// operands, bf16 for b of bf16 values; f32 accumulators; two MMAs for up
+// to 16 vectors). Lane (g, t) = (lane / 4, lane % 4) loads, at each step
+// of 64 bytes, the 16 bytes at 16 t of rows g and g + 8 of every tile and
+// of vector g: the four lanes of a quad read 64 consecutive bytes. It
+// decodes them into pairs,
 // each value times its block scale (exact, docs/numerics.md section 11),
 // and hands them to the MMAs as they are: an MMA sums its K positions in no
 // particular order, so a lane may bring any 4 values of a row to each MMA
@@ -112,7 +112,7 @@ struct MmaBuilder {
   Type accType() { return VectorType::get({2, 2}, b.getF32Type()); }
   Value idx(int64_t v) { return IV::index(b, loc, v); }
 
-  /// The f16 pair of an i32's bits.
+  /// The operand pair of an i32's bits.
   Value asPair(Value word) {
     return LLVM::BitcastOp::create(b, loc, pairType(), word);
   }
@@ -178,7 +178,7 @@ struct MmaBuilder {
   /// Both scales of a chunk (vector<2xi8>: its first and second 8 bytes)
   /// as splats of the operand type, times 2^(kOperandExp - the decode's
   /// exponent). cvt.rn.f16x2.e4m3x2 is exact, NaN included; bf16 scales
-  /// go through f32 (2^133 is past f16), exact as well.
+  /// go through f32 (times 2^119, past f16's range), exact as well.
   std::pair<Value, Value> decodeScales(Value bytes) {
     Type f8 = b.getType<Float8E4M3FNType>();
     auto f16Pair = VectorType::get({2}, b.getF16Type());
