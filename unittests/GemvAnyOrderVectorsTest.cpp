@@ -166,7 +166,7 @@ struct Problem {
           long double t = std::ldexp(e2m1Value(codeA(l, m, i)) * sfa(l, m, kb) *
                                          b(l, n, i) * sb,
                                      scaleExp);
-          sum += std::fabs(t) < 0x1p-126L ? 0 : t;
+          sum += std::fabs(t) < std::numeric_limits<float>::min() ? 0 : t;
         }
         float f = static_cast<float>(sum);
         if (std::isfinite(f) &&

@@ -30,6 +30,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 using namespace nvfp4;
 using namespace nvfp4::ref;
@@ -41,8 +42,6 @@ constexpr double kU = 0x1p-24; // f32 unit roundoff
 constexpr double kF32Overflow = 0x1.ffffffp127;
 /// f32 subnormal spacing: what an underflowing addition or product loses.
 constexpr double kF32Tiny = 0x1p-149;
-/// Binary exponent of f32's smallest normal number.
-constexpr int kF32MinNormalExp = -126;
 /// Values per unit: the granule of the kernels' dot products.
 constexpr int64_t kUnit = 16;
 
@@ -351,7 +350,8 @@ RowTerms productTerms(const Element &x) {
       row.sumAbs += std::fabs(term);
       // In the MMA a product is t x 2^kMmaOperandExp; under f32's normal
       // range (bf16 b reaches it) the hardware may flush it to zero.
-      if (std::fabs(term) < std::ldexp(1.0, kF32MinNormalExp - kMmaOperandExp))
+      if (std::ldexp(std::fabs(term), kMmaOperandExp) <
+          std::numeric_limits<float>::min())
         row.flushAbs += std::fabs(term);
     }
   }
