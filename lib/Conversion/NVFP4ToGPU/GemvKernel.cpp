@@ -115,16 +115,6 @@ Value mlir::nvfp4::elementPointer(OpBuilder &b, Location loc, Value memref,
 /// type) as i32 words. With `streaming`, the load takes the read-only path
 /// without allocating in L1 (the matrix is read exactly once); PTX has no
 /// MLIR op for that hint.
-Value mlir::nvfp4::keepAfter(OpBuilder &b, Location loc, Value value,
-                             Value after) {
-  return LLVM::InlineAsmOp::create(
-             b, loc, b.getI32Type(), ValueRange{value, after},
-             "prmt.b32 $0, $1, $2, 0x3210;", "=r,r,r",
-             /*has_side_effects=*/false, /*is_align_stack=*/false,
-             LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
-      .getResult(0);
-}
-
 SmallVector<Value> mlir::nvfp4::loadWords(OpBuilder &b, Location loc,
                                           Value memref, ValueRange indices,
                                           int64_t bytes, bool streaming) {
@@ -473,7 +463,14 @@ Value GemvKernelBuilder::pinToLoads(Value target, ArrayRef<Value> loaded) {
     }
     if (v.getType() != i32)
       v = arith::ExtUIOp::create(b, loc, i32, v);
-    target = keepAfter(b, loc, target, v);
+    // Inline PTX: LLVM folds an intrinsic prmt whose selector 0x3210 picks
+    // the first source; ptxas keeps it.
+    target = LLVM::InlineAsmOp::create(
+                 b, loc, i32, ValueRange{target, v},
+                 "prmt.b32 $0, $1, $2, 0x3210;", "=r,r,r",
+                 /*has_side_effects=*/false, /*is_align_stack=*/false,
+                 LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
+                 .getResult(0);
   }
   return target;
 }

@@ -20,12 +20,6 @@ Value elementPointer(OpBuilder &b, Location loc, Value memref,
 SmallVector<Value> loadWords(OpBuilder &b, Location loc, Value memref,
                              ValueRange indices, int64_t bytes, bool streaming);
 
-/// `value` (i32) as an operand that ptxas sees depend on `after` (i32) as
-/// well, so that what uses it is scheduled after `after` is available: an
-/// inline `prmt` that picks `value`'s bytes (LLVM folds the intrinsic with
-/// that selector; ptxas keeps it).
-Value keepAfter(OpBuilder &b, Location loc, Value value, Value after);
-
 /// Whether the two NVFP4 scales of a row's 16-byte load at an even column
 /// are adjacent in memory (one 16-bit load): in the blocked layout (a
 /// 4-column group holds both) or with an even number of linear columns.

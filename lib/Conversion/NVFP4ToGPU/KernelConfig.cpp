@@ -367,9 +367,7 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
   // The kernel issues a step's loads and decodes them in turn: carrying the
   // next step's loads through the loop (96 registers instead of 74) was
   // slower on four of the five problem shapes (docs/benchmarks.md).
-  // Experiment: loads-in-flight=1 given explicitly pipelines the step loop
-  // by tile (buildPipelinedStepLoop).
-  cfg.prefetch = options.prefetch && options.loadsInFlight == 1;
+  cfg.prefetch = false;
   cfg.tma = cfg.vectorInShared = cfg.interleaveRows = cfg.pinLoads = false;
   FailureOr<int64_t> stages = resolveMmaStages(op, options, cfg, slicing);
   if (failed(stages))

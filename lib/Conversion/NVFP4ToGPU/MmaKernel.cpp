@@ -112,11 +112,6 @@ struct MmaBuilder {
   Type accType() { return VectorType::get({2, 2}, b.getF32Type()); }
   Value idx(int64_t v) { return IV::index(b, loc, v); }
 
-  /// The 32 bits of an f32 or an operand pair, as i32.
-  Value asBits(Value v) {
-    return LLVM::BitcastOp::create(b, loc, b.getI32Type(), v);
-  }
-
   /// The operand pair of an i32's bits.
   Value asPair(Value word) {
     return LLVM::BitcastOp::create(b, loc, pairType(), word);
@@ -314,57 +309,35 @@ struct MmaBuilder {
     return {batch, vector};
   }
 
-  /// Row i's part of a step's loads (a's codes and scales).
-  void loadRow(StepLoads &s, int64_t i) {
-    const Chunk &ch = s.chunk;
-    bool paired = ch.whole && chunkScalesAdjacent(op, cost::kMmaBytesPerLoad);
-    s.aWords[i] = loadCodes(a, {batch, rows[i]}, ch, cfg.cacheHints);
-    s.aScales[i] = loadScaleBytes(sfa, false, rows[i], ch.cols, paired);
-  }
-
-  /// Vector half h's part of a step's loads (b's values, and scales when
-  /// packed).
-  void loadVector(StepLoads &s, int64_t h) {
-    const Chunk &ch = s.chunk;
-    bool paired = ch.whole && chunkScalesAdjacent(op, cost::kMmaBytesPerLoad);
-    Value v = vectorIds[h];
-    if (packed()) {
-      s.bWords[h] = loadCodes(vec, vectorPrefix(v), ch, false);
-      // N vectors' scales are a matrix of N rows; one vector's a row.
-      s.bScales[h] = op.hasVectorDim()
-                         ? loadScaleBytes(sfb, false, v, ch.cols, paired)
-                         : loadScaleBytes(sfb, true, idx(0), ch.cols, paired);
-      return;
-    }
-    // 16-bit b: the chunk's 32 values, 8 a load (clamped like a's halves).
-    SmallVector<Value> words;
-    for (int64_t h8 = 0; h8 < 2; ++h8)
-      for (int64_t q = 0; q < 2; ++q) {
-        SmallVector<Value> indices = vectorPrefix(v);
-        indices.push_back(IV(b, loc, ch.bytes[h8]) * 2 + 8 * q);
-        words.append(loadWords(b, loc, vec, indices, 16, false));
-      }
-    s.bWords[h] = words;
-  }
-
-  /// A step's loads with room for its rows and vector halves.
-  StepLoads emptyStep(const Chunk &ch) {
+  StepLoads loadStep(const Chunk &ch) {
     StepLoads s;
     s.chunk = ch;
-    s.aWords.resize(rows.size());
-    s.aScales.resize(rows.size());
-    s.bWords.resize(halves());
-    if (packed())
-      s.bScales.resize(halves());
-    return s;
-  }
-
-  StepLoads loadStep(const Chunk &ch) {
-    StepLoads s = emptyStep(ch);
-    for (size_t i = 0; i < rows.size(); ++i)
-      loadRow(s, i);
-    for (int64_t h = 0; h < halves(); ++h)
-      loadVector(s, h);
+    bool paired = ch.whole && chunkScalesAdjacent(op, cost::kMmaBytesPerLoad);
+    for (Value row : rows) {
+      s.aWords.push_back(loadCodes(a, {batch, row}, ch, cfg.cacheHints));
+      s.aScales.push_back(loadScaleBytes(sfa, false, row, ch.cols, paired));
+    }
+    for (int64_t h = 0; h < halves(); ++h) {
+      Value v = vectorIds[h];
+      if (packed()) {
+        s.bWords.push_back(loadCodes(vec, vectorPrefix(v), ch, false));
+        // N vectors' scales are a matrix of N rows; one vector's a row.
+        s.bScales.push_back(
+            op.hasVectorDim()
+                ? loadScaleBytes(sfb, false, v, ch.cols, paired)
+                : loadScaleBytes(sfb, true, idx(0), ch.cols, paired));
+        continue;
+      }
+      // 16-bit b: the chunk's 32 values, 8 a load (clamped like a's halves).
+      SmallVector<Value> words;
+      for (int64_t h8 = 0; h8 < 2; ++h8)
+        for (int64_t q = 0; q < 2; ++q) {
+          SmallVector<Value> indices = vectorPrefix(v);
+          indices.push_back(IV(b, loc, ch.bytes[h8]) * 2 + 8 * q);
+          words.append(loadWords(b, loc, vec, indices, 16, false));
+        }
+      s.bWords.push_back(words);
+    }
     return s;
   }
 
@@ -437,9 +410,11 @@ struct MmaBuilder {
     return vector::FromElementsOp::create(b, loc, accType(), elements);
   }
 
-  /// B operands of a step, per vector half.
-  SmallVector<SmallVector<Value>> vectorOperands(const StepLoads &s) {
-    SmallVector<SmallVector<Value>> bOps;
+  /// acc[r * halves + h] plus one step's MMAs.
+  SmallVector<Value> computeStep(const StepLoads &s, ArrayRef<Value> acc) {
+    SmallVector<SmallVector<Value>> aOps, bOps;
+    for (auto [words, scales] : llvm::zip(s.aWords, s.aScales))
+      aOps.push_back(scaledOperands(words, scales, s.chunk));
     for (int64_t h = 0; h < halves(); ++h) {
       if (packed()) {
         bOps.push_back(scaledOperands(s.bWords[h], s.bScales[h], s.chunk));
@@ -450,126 +425,19 @@ struct MmaBuilder {
         ops.append(repairValues(ArrayRef<Value>(s.bWords[h]).slice(4 * w, 4)));
       bOps.push_back(maskHalves(ops, s.chunk));
     }
-    return bOps;
-  }
-
-  /// acc[r * halves + h] plus the MMAs of tile r on operands 2m and 2m + 1
-  /// of its rows (one MMA's K positions).
-  void tileMmas(int64_t r, int64_t m, ArrayRef<Value> top,
-                ArrayRef<Value> bottom, ArrayRef<SmallVector<Value>> bOps,
-                MutableArrayRef<Value> acc) {
-    for (int64_t h = 0; h < halves(); ++h) {
-      Value &sum = acc[r * halves() + h];
-      sum = mma({top[2 * m], bottom[2 * m], top[2 * m + 1], bottom[2 * m + 1]},
-                {bOps[h][2 * m], bOps[h][2 * m + 1]}, sum);
-    }
-  }
-
-  /// acc[r * halves + h] plus one step's MMAs.
-  SmallVector<Value> computeStep(const StepLoads &s, ArrayRef<Value> acc) {
-    SmallVector<SmallVector<Value>> aOps, bOps = vectorOperands(s);
-    for (auto [words, scales] : llvm::zip(s.aWords, s.aScales))
-      aOps.push_back(scaledOperands(words, scales, s.chunk));
     SmallVector<Value> out(acc);
+    // Operands 2m and 2m + 1 of a row are one MMA's K positions.
     for (int64_t m = 0; m < 8; ++m)
-      for (int64_t r = 0; r < tiles(); ++r)
-        tileMmas(r, m, aOps[2 * r], aOps[2 * r + 1], bOps, out);
-    return out;
-  }
-
-  /// The loads of a step as one list (loop-carried values), and back.
-  SmallVector<Value> flatten(const StepLoads &s) {
-    SmallVector<Value> out;
-    for (auto [words, scales] : llvm::zip(s.aWords, s.aScales)) {
-      out.append(words);
-      out.push_back(scales);
-    }
-    for (ArrayRef<Value> words : s.bWords)
-      out.append(words.begin(), words.end());
-    out.append(s.bScales);
-    return out;
-  }
-  StepLoads unflatten(ValueRange values, const StepLoads &like,
-                      const Chunk &ch) {
-    StepLoads s = emptyStep(ch);
-    auto take = [&](size_t n) {
-      SmallVector<Value> out(values.take_front(n));
-      values = values.drop_front(n);
-      return out;
-    };
-    for (size_t i = 0; i < rows.size(); ++i) {
-      s.aWords[i] = take(like.aWords[i].size());
-      s.aScales[i] = take(1)[0];
-    }
-    for (int64_t h = 0; h < halves(); ++h)
-      s.bWords[h] = take(like.bWords[h].size());
-    for (Value &scales : s.bScales)
-      scales = take(1)[0];
-    return s;
-  }
-
-  /// Whole steps [first, first + count) (count >= 1), software-pipelined
-  /// by tile: a step's loads arrive as loop-carried values, and each part
-  /// of the next step's loads (b's, then each tile's rows) is issued as
-  /// soon as the decode and MMAs of its part of this step are done, so
-  /// that loads stay in flight through the step's MMAs at about the
-  /// registers of loads issued step by step. The last step loads itself
-  /// again (clamped) instead of branching.
-  SmallVector<Value> buildPipelinedStepLoop(Value first, Value count,
-                                            ArrayRef<Value> acc) {
-    IV last = IV(b, loc, first) + IV(b, loc, count) - 1;
-    StepLoads head = loadStep(wholeChunk(first));
-    SmallVector<Value> init(acc);
-    init.append(flatten(head));
-    auto loop = scf::ForOp::create(b, loc, idx(0), count, idx(1), init);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(loop.getBody());
-      IV j(b, loc, loop.getInductionVar());
-      ValueRange carried = loop.getRegionIterArgs();
-      SmallVector<Value> sums(carried.take_front(acc.size()));
-      StepLoads cur = unflatten(carried.drop_front(acc.size()), head,
-                                wholeChunk(IV(b, loc, first) + j));
-      Value nextStep = arith::IndexCastUIOp::create(
-          b, loc, b.getI32Type(),
-          arith::MinUIOp::create(b, loc, IV(b, loc, first) + j + 1, last));
-      // Each part's loads wait for the values that free its registers.
-      auto loadsAfter = [&](Value bits) {
-        StepLoads part = emptyStep(wholeChunk(arith::IndexCastUIOp::create(
-            b, loc, b.getIndexType(), keepAfter(b, loc, nextStep, bits))));
-        return part;
-      };
-      SmallVector<SmallVector<Value>> bOps = vectorOperands(cur);
-      StepLoads next = emptyStep(cur.chunk);
       for (int64_t r = 0; r < tiles(); ++r) {
-        SmallVector<Value> top =
-            scaledOperands(cur.aWords[2 * r], cur.aScales[2 * r], cur.chunk);
-        SmallVector<Value> bottom = scaledOperands(
-            cur.aWords[2 * r + 1], cur.aScales[2 * r + 1], cur.chunk);
-        for (int64_t m = 0; m < 8; ++m)
-          tileMmas(r, m, top, bottom, bOps, sums);
-        StepLoads rowPart = loadsAfter(asBits(
-            vector::ExtractOp::create(b, loc, sums[r * halves() + halves() - 1],
-                                      ArrayRef<int64_t>{0, 0})));
-        for (int64_t i : {2 * r, 2 * r + 1}) {
-          loadRow(rowPart, i);
-          next.aWords[i] = rowPart.aWords[i];
-          next.aScales[i] = rowPart.aScales[i];
-        }
-        // b's operands serve every tile: its loads come last.
-        if (r + 1 < tiles())
-          continue;
+        ArrayRef<Value> top = aOps[2 * r], bottom = aOps[2 * r + 1];
         for (int64_t h = 0; h < halves(); ++h) {
-          loadVector(rowPart, h);
-          next.bWords[h] = rowPart.bWords[h];
-          if (packed())
-            next.bScales[h] = rowPart.bScales[h];
+          Value &sum = out[r * halves() + h];
+          sum = mma(
+              {top[2 * m], bottom[2 * m], top[2 * m + 1], bottom[2 * m + 1]},
+              {bOps[h][2 * m], bOps[h][2 * m + 1]}, sum);
         }
       }
-      sums.append(flatten(next));
-      scf::YieldOp::create(b, loc, sums);
-    }
-    return SmallVector<Value>(loop.getResults().take_front(acc.size()));
+    return out;
   }
 
   /// Whole steps [first, first + count) of this warp's slice, `group`
@@ -875,9 +743,8 @@ struct MmaBuilder {
                                      lane * MmaStageLayout::kWordBytes));
     }
     if (slicing.fullSteps > 0)
-      acc = stages()       ? buildAsyncStepLoop(lo, count, acc)
-            : cfg.prefetch ? buildPipelinedStepLoop(lo, count, acc)
-                           : buildStepLoop(lo, count, cfg.loadsInFlight, acc);
+      acc = stages() ? buildAsyncStepLoop(lo, count, acc)
+                     : buildStepLoop(lo, count, cfg.loadsInFlight, acc);
     if (slicing.hasTail()) {
       Value owns = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                          kSlice, idx(slicing.slices - 1));
