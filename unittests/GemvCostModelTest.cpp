@@ -416,6 +416,17 @@ TEST(GemvCostModel, MmaSlicesAndTails) {
   EXPECT_FALSE(sliceMmaK(8192, 16).hasTail());
 }
 
+TEST(GemvCostModel, LongMmaSlicesInterleave) {
+  // 7168 x 16384 in 14 slices: 128 whole steps, 9.1 a slice.
+  EXPECT_TRUE(sliceMmaK(8192, 14).interleaved());
+  // From kMmaInterleaveMinSteps whole steps a slice on, not one step less.
+  int64_t steps = kMmaInterleaveMinSteps * 3;
+  EXPECT_TRUE(sliceMmaK(steps * kMmaStepBytes, 3).interleaved());
+  EXPECT_FALSE(sliceMmaK(steps * kMmaStepBytes - 1, 3).interleaved());
+  // 256 x 7168 in 28 slices: 2 steps a slice stay contiguous.
+  EXPECT_FALSE(sliceMmaK(3584, 28).interleaved());
+}
+
 TEST(GemvCostModel, MmaSpreadsSmallMOverTheSms) {
   // 4096 x 7168: 128 warps of 32 rows, far below 16 an SM: K is split.
   GemvGeometry g = chooseMmaGeometry({4096, 7168, 1, 16}, h200(), 8, {});

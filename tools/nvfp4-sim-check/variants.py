@@ -305,6 +305,11 @@ VARIANTS = [
      [MMA[4], MMA[6], MMA[8], MMA[9]]),
     ("mma_split1_lif3_pdl", "decode=mma split-k=1 loads-in-flight=3 pdl=true",
      MMA),
+    # Slices of 8 whole steps or more interleave (warp s of S takes steps
+    # s, s + S, ...): 2 warps on 22 whole steps and a partial one (2880),
+    # and on 23 (2944: 12 and 11), three steps' loads in flight.
+    ("mma_split2_lif3_interleaved", "decode=mma split-k=2 loads-in-flight=3",
+     MMA_LONG + ["130x2944x1:nvfp4:blocked128x4:f16:n8"]),
     # K split across CTAs as well (partials through the workspace, the
     # last CTA adds them): 3 CTAs of 2 warps (1040: slices of 1-2 steps,
     # the last with the partial step only), and 2 CTAs of the cost

@@ -231,6 +231,13 @@ inline constexpr int64_t kMmaTwoMmaWarpsPerSm = 20;
 /// Rows (M x L) from which one 16-bit vector takes the tensor-core kernel.
 inline constexpr int64_t kMmaMinRowsOneWideVector = 3072;
 
+/// Whole steps a slice from which the tensor-core kernel's slices
+/// interleave (MmaSlicing::interleaved). Measured on 18 shapes
+/// (docs/benchmarks.md, "Interleaved slices"): interleaving took 7-11% off
+/// n8 and bf16 on slices of 9 and 19 steps, nothing at 8, and cost 3-8% on
+/// four shapes of 2 steps a slice and 12% on bf16 at 4.
+inline constexpr int64_t kMmaInterleaveMinSteps = 8;
+
 /// Whether the default decode of a gemv of `shape` and `vectors` vectors
 /// (packed e2m1 or 16-bit) is the tensor-core kernel, where it applies
 /// (docs/design.md).
@@ -246,6 +253,12 @@ struct MmaSlicing {
   int64_t firstStep(int64_t slice) const { return slice * steps / slices; }
   bool hasEmptySlice() const { return slices > steps; }
   bool hasTail() const { return fullSteps < steps; }
+  /// Whether the kernel's slices interleave step by step (warp s of S
+  /// reading whole steps s, s + S, ...) instead of each reading a
+  /// contiguous range: from kMmaInterleaveMinSteps whole steps a slice.
+  bool interleaved() const {
+    return fullSteps >= kMmaInterleaveMinSteps * slices;
+  }
 };
 MmaSlicing sliceMmaK(int64_t rowBytes, int64_t slices);
 

@@ -12,9 +12,9 @@
 // particular order, so a lane may bring any 4 values of a row to each MMA
 // as long as its B fragment brings the same 4 of the vector. K is cut into
 // split-k slices of whole steps, one per warp of a CTA (partials added in
-// shared memory in slice order), and with cta-split-k across CTAs too (the
-// last CTA of a row block adds their sums from a global workspace in CTA
-// order); a row's last step may be partial
+// shared memory in slice order; long slices interleave step by step), and with
+// cta-split-k across CTAs too (the last CTA of a row block adds their sums from
+// a global workspace in CTA order); a row's last step may be partial
 // (predicated, with loads clamped to the row). With async-copy-stages, a
 // lane copies its bytes of each whole step (cp.async) into its own slots of
 // its warp's stages in dynamic shared memory, stages - 1 steps ahead of the
@@ -440,19 +440,20 @@ struct MmaBuilder {
     return out;
   }
 
-  /// Whole steps [first, first + count) of this warp's slice, `group`
-  /// steps' loads issued before any of them is decoded.
-  SmallVector<Value> buildStepLoop(Value first, Value count, int64_t group,
+  /// This warp's whole steps of iterations [begin, end), the j-th at
+  /// `stepOf(j)`, `group` steps' loads issued before any is decoded.
+  SmallVector<Value> buildStepLoop(function_ref<IV(IV)> stepOf, Value begin,
+                                   Value end, int64_t group,
                                    ArrayRef<Value> acc) {
-    IV groups = IV(b, loc, count) / group;
+    IV groups = (IV(b, loc, end) - IV(b, loc, begin)) / group;
     auto loop = scf::ForOp::create(b, loc, idx(0), groups, idx(1), acc);
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
-      IV base = IV(b, loc, first) + IV(b, loc, loop.getInductionVar()) * group;
+      IV base = IV(b, loc, begin) + IV(b, loc, loop.getInductionVar()) * group;
       SmallVector<StepLoads, 1> loads;
       for (int64_t u = 0; u < group; ++u)
-        loads.push_back(loadStep(wholeChunk(base + u)));
+        loads.push_back(loadStep(wholeChunk(stepOf(base + u))));
       SmallVector<Value> sums(loop.getRegionIterArgs());
       for (const StepLoads &s : loads)
         sums = computeStep(s, sums);
@@ -461,8 +462,7 @@ struct MmaBuilder {
     SmallVector<Value> sums(loop.getResults());
     if (group == 1)
       return sums;
-    IV done = groups * group;
-    return buildStepLoop(IV(b, loc, first) + done, IV(b, loc, count) - done, 1,
+    return buildStepLoop(stepOf, IV(b, loc, begin) + groups * group, end, 1,
                          sums);
   }
 
@@ -742,9 +742,22 @@ struct MmaBuilder {
       laneWords = sharedAt(smem, i32(stage0 + stageLayout().wordSlot(0) +
                                      lane * MmaStageLayout::kWordBytes));
     }
-    if (slicing.fullSteps > 0)
-      acc = stages() ? buildAsyncStepLoop(lo, count, acc)
-                     : buildStepLoop(lo, count, cfg.loadsInFlight, acc);
+    if (slicing.fullSteps > 0 && stages()) {
+      acc = buildAsyncStepLoop(lo, count, acc);
+    } else if (slicing.fullSteps > 0 && slicing.interleaved()) {
+      // Long slices interleave: warp s of S takes whole steps s, s + S, ...,
+      // so that a CTA's warps read adjacent chunks of their rows at about
+      // the same time.
+      int64_t slices = slicing.slices;
+      IV s(b, loc, kSlice);
+      IV interleavedCount =
+          (IV(b, loc, idx(slicing.fullSteps + slices - 1)) - s) / slices;
+      acc = buildStepLoop([&](IV j) { return s + j * slices; }, idx(0),
+                          interleavedCount, cfg.loadsInFlight, acc);
+    } else if (slicing.fullSteps > 0) {
+      acc = buildStepLoop([&](IV j) { return IV(b, loc, lo) + j; }, idx(0),
+                          count, cfg.loadsInFlight, acc);
+    }
     if (slicing.hasTail()) {
       Value owns = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                          kSlice, idx(slicing.slices - 1));
