@@ -423,8 +423,10 @@ TEST(GemvCostModel, LongMmaSlicesInterleave) {
   int64_t steps = kMmaInterleaveMinSteps * 3;
   EXPECT_TRUE(sliceMmaK(steps * kMmaStepBytes, 3).interleaved());
   EXPECT_FALSE(sliceMmaK(steps * kMmaStepBytes - 1, 3).interleaved());
-  // 256 x 7168 in 28 slices: 2 steps a slice stay contiguous.
+  // 256 x 7168 in 28 slices: 2 steps a slice stay contiguous; one slice
+  // has nothing to interleave with.
   EXPECT_FALSE(sliceMmaK(3584, 28).interleaved());
+  EXPECT_FALSE(sliceMmaK(8192, 1).interleaved());
 }
 
 TEST(GemvCostModel, MmaSpreadsSmallMOverTheSms) {

@@ -255,9 +255,10 @@ struct MmaSlicing {
   bool hasTail() const { return fullSteps < steps; }
   /// Whether the kernel's slices interleave step by step (warp s of S
   /// reading whole steps s, s + S, ...) instead of each reading a
-  /// contiguous range: from kMmaInterleaveMinSteps whole steps a slice.
+  /// contiguous range: from kMmaInterleaveMinSteps whole steps a slice
+  /// (one slice reads its steps in order either way).
   bool interleaved() const {
-    return fullSteps >= kMmaInterleaveMinSteps * slices;
+    return slices > 1 && fullSteps >= kMmaInterleaveMinSteps * slices;
   }
 };
 MmaSlicing sliceMmaK(int64_t rowBytes, int64_t slices);
