@@ -310,6 +310,9 @@ VARIANTS = [
     # and on 23 (2944: 12 and 11), three steps' loads in flight.
     ("mma_split2_lif3_interleaved", "decode=mma split-k=2 loads-in-flight=3",
      MMA_LONG + ["130x2944x1:nvfp4:blocked128x4:f16:n8"]),
+    # The same across the 2 CTAs of a cta-split-k.
+    ("mma_ctasplit2_interleaved", "decode=mma cta-split-k=2 split-k=1",
+     [MMA[9], "130x2944x1:nvfp4:linear:bf16:n4"]),
     # K split across CTAs as well (partials through the workspace, the
     # last CTA adds them): 3 CTAs of 2 warps (1040: slices of 1-2 steps,
     # the last with the partial step only), and 2 CTAs of the cost
