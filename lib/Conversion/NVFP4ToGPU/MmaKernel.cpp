@@ -440,17 +440,16 @@ struct MmaBuilder {
     return out;
   }
 
-  /// This warp's whole steps of iterations [begin, end), the j-th at
-  /// `stepOf(j)`, `group` steps' loads issued before any is decoded.
-  SmallVector<Value> buildStepLoop(function_ref<IV(IV)> stepOf, Value begin,
-                                   Value end, int64_t group,
-                                   ArrayRef<Value> acc) {
-    IV groups = (IV(b, loc, end) - IV(b, loc, begin)) / group;
+  /// `count` whole steps of this warp, the j-th at `stepOf(j)`, `group`
+  /// steps' loads issued before any of them is decoded.
+  SmallVector<Value> buildStepLoop(function_ref<IV(IV)> stepOf, Value count,
+                                   int64_t group, ArrayRef<Value> acc) {
+    IV groups = IV(b, loc, count) / group;
     auto loop = scf::ForOp::create(b, loc, idx(0), groups, idx(1), acc);
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
-      IV base = IV(b, loc, begin) + IV(b, loc, loop.getInductionVar()) * group;
+      IV base = IV(b, loc, loop.getInductionVar()) * group;
       SmallVector<StepLoads, 1> loads;
       for (int64_t u = 0; u < group; ++u)
         loads.push_back(loadStep(wholeChunk(stepOf(base + u))));
@@ -462,8 +461,9 @@ struct MmaBuilder {
     SmallVector<Value> sums(loop.getResults());
     if (group == 1)
       return sums;
-    return buildStepLoop(stepOf, IV(b, loc, begin) + groups * group, end, 1,
-                         sums);
+    IV done = groups * group;
+    return buildStepLoop([&](IV j) { return stepOf(done + j); },
+                         IV(b, loc, count) - done, 1, sums);
   }
 
   //--- async-copy-stages ----------------------------------------------===//
@@ -748,15 +748,16 @@ struct MmaBuilder {
       // Long slices interleave: warp s of S takes whole steps s, s + S, ...,
       // so that a CTA's warps read adjacent chunks of their rows at about
       // the same time.
+      // Its count: ceil((fullSteps - s) / S).
       int64_t slices = slicing.slices;
       IV s(b, loc, kSlice);
       IV interleavedCount =
           (IV(b, loc, idx(slicing.fullSteps + slices - 1)) - s) / slices;
-      acc = buildStepLoop([&](IV j) { return s + j * slices; }, idx(0),
+      acc = buildStepLoop([&](IV j) { return s + j * slices; },
                           interleavedCount, cfg.loadsInFlight, acc);
     } else if (slicing.fullSteps > 0) {
-      acc = buildStepLoop([&](IV j) { return IV(b, loc, lo) + j; }, idx(0),
-                          count, cfg.loadsInFlight, acc);
+      acc = buildStepLoop([&](IV j) { return IV(b, loc, lo) + j; }, count,
+                          cfg.loadsInFlight, acc);
     }
     if (slicing.hasTail()) {
       Value owns = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
