@@ -232,10 +232,11 @@ inline constexpr int64_t kMmaTwoMmaWarpsPerSm = 20;
 inline constexpr int64_t kMmaMinRowsOneWideVector = 3072;
 
 /// Whole steps a slice from which the tensor-core kernel's slices
-/// interleave (MmaSlicing::interleaved). Measured on 18 shapes
-/// (docs/benchmarks.md, "Interleaved slices"): interleaving took 7-11% off
-/// n8 and bf16 on slices of 9 and 19 steps, nothing at 8, and cost 3-8% on
-/// four shapes of 2 steps a slice and 12% on bf16 at 4.
+/// interleave (MmaSlicing::interleaved). Measured (docs/benchmarks.md,
+/// "Interleaved slices"): interleaving every slice cost 3-8% on four
+/// shapes of 2 steps a slice and 12% on bf16 at 4; from 8 on, 0.94 of
+/// the time on the geometric mean of the shape suite's 19 such kernels
+/// (0.80-1.01, n8).
 inline constexpr int64_t kMmaInterleaveMinSteps = 8;
 
 /// Whether the default decode of a gemv of `shape` and `vectors` vectors
