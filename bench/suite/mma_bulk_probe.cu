@@ -1,8 +1,9 @@
 // mma_bulk_probe: the tensor-core GEMV of eight NVFP4 vectors (linear
-// scales) fed three ways, to time whether copies into shared memory, which
+// scales) fed several ways, to time whether copies into shared memory, which
 // hold bytes in flight without registers, bring it to the one-vector
 // kernel's pace (docs/benchmarks.md, "Copies into shared memory for the
-// tensor-core kernel, probed").
+// tensor-core kernel, probed"), and whether sharing b's decode among
+// warps pays for the synchronisation.
 //
 //   nvcc -O3 -gencode arch=compute_90a,code=sm_90a -I include \
 //       -o mma_bulk_probe bench/suite/mma_bulk_probe.cu \
@@ -28,6 +29,11 @@
 //              U = 2 one each for their scales; the boxes are swizzled (64
 //              or 128-byte rows) so that the lanes' reads meet no bank
 //              conflict.
+//   sharedb R  no copies, but b's decode shared: a CTA holds R groups of
+//              32 rows times S slices of K, and the R warps of a slice
+//              decode a quarter (R = 4) or half (R = 2) of b's operands
+//              each, exchanged through shared memory at a named barrier
+//              of the slice every step.
 // With U = 1 a row's scales (8 bytes) are under the 16 a copy takes: they
 // come from global memory, loaded a stage ahead. The eight vectors are
 // copies of one, so every column must equal the float64 reference of that
@@ -49,29 +55,41 @@ __device__ __forceinline__ unsigned hmul2(unsigned x, unsigned s) {
   return *reinterpret_cast<unsigned *>(&r);
 }
 
-/// The 16 operand pairs of 16 bytes of codes and their two scales, each
-/// value times its scale times 2^-7 (docs/design.md, decode=mma).
-__device__ __forceinline__ void operands(uint4 v, unsigned short scales,
-                                         unsigned out[16]) {
+/// The splats of a chunk's two scales (its first and second 8 bytes)
+/// times 2^7: a decoded code is its value times 2^-14.
+__device__ __forceinline__ void scaleSplats(unsigned short scales,
+                                            unsigned split[2]) {
   unsigned s2;
   asm("cvt.rn.f16x2.e4m3x2 %0, %1;" : "=r"(s2) : "h"(scales));
   __half2 s = __hmul2(*reinterpret_cast<__half2 *>(&s2),
                       __half2(__float2half(128.f), __float2half(128.f)));
   __half2 lo = __low2half2(s), hi = __high2half2(s);
-  unsigned sLo = *reinterpret_cast<unsigned *>(&lo);
-  unsigned sHi = *reinterpret_cast<unsigned *>(&hi);
+  split[0] = *reinterpret_cast<unsigned *>(&lo);
+  split[1] = *reinterpret_cast<unsigned *>(&hi);
+}
+
+/// The four operand pairs of the 8 codes of `x` times the scale splat
+/// `sc`.
+__device__ __forceinline__ void wordOperands(unsigned x, unsigned sc,
+                                             unsigned out[4]) {
+  unsigned low = ((x << 1) & 0x0E0E0E0Eu) | ((x << 4) & 0x80808080u);
+  unsigned high = ((x >> 3) & 0x0E0E0E0Eu) | (x & 0x80808080u);
+  out[0] = hmul2(__byte_perm(low, 0, 0x1404), sc);
+  out[1] = hmul2(__byte_perm(low, 0, 0x3424), sc);
+  out[2] = hmul2(__byte_perm(high, 0, 0x1404), sc);
+  out[3] = hmul2(__byte_perm(high, 0, 0x3424), sc);
+}
+
+/// The 16 operand pairs of 16 bytes of codes and their two scales, each
+/// value times its scale times 2^-7 (docs/design.md, decode=mma).
+__device__ __forceinline__ void operands(uint4 v, unsigned short scales,
+                                         unsigned out[16]) {
+  unsigned split[2];
+  scaleSplats(scales, split);
   unsigned words[4] = {v.x, v.y, v.z, v.w};
 #pragma unroll
-  for (int w = 0; w < 4; ++w) {
-    unsigned x = words[w];
-    unsigned low = ((x << 1) & 0x0E0E0E0Eu) | ((x << 4) & 0x80808080u);
-    unsigned high = ((x >> 3) & 0x0E0E0E0Eu) | (x & 0x80808080u);
-    unsigned sc = w < 2 ? sLo : sHi;
-    out[4 * w + 0] = hmul2(__byte_perm(low, 0, 0x1404), sc);
-    out[4 * w + 1] = hmul2(__byte_perm(low, 0, 0x3424), sc);
-    out[4 * w + 2] = hmul2(__byte_perm(high, 0, 0x1404), sc);
-    out[4 * w + 3] = hmul2(__byte_perm(high, 0, 0x3424), sc);
-  }
+  for (int w = 0; w < 4; ++w)
+    wordOperands(words[w], split[w / 2], out + 4 * w);
 }
 
 __device__ __forceinline__ void mma(float d[4], unsigned a0, unsigned a1,
@@ -83,12 +101,11 @@ __device__ __forceinline__ void mma(float d[4], unsigned a0, unsigned a1,
                : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
 }
 
-/// One step: a's 16 bytes of the lane's four rows and b's of vector g.
-__device__ __forceinline__ void step(const uint4 av[4],
-                                     const unsigned short as[4], uint4 bv,
-                                     unsigned short bs, float acc[2][4]) {
-  unsigned bo[16];
-  operands(bv, bs, bo);
+/// One step with b's operands decoded already.
+__device__ __forceinline__ void stepWith(const uint4 av[4],
+                                         const unsigned short as[4],
+                                         const unsigned bo[16],
+                                         float acc[2][4]) {
 #pragma unroll
   for (int tile = 0; tile < 2; ++tile) {
     unsigned top[16], bottom[16];
@@ -99,6 +116,15 @@ __device__ __forceinline__ void step(const uint4 av[4],
       mma(acc[tile], top[2 * m], bottom[2 * m], top[2 * m + 1],
           bottom[2 * m + 1], bo[2 * m], bo[2 * m + 1]);
   }
+}
+
+/// One step: a's 16 bytes of the lane's four rows and b's of vector g.
+__device__ __forceinline__ void step(const uint4 av[4],
+                                     const unsigned short as[4], uint4 bv,
+                                     unsigned short bs, float acc[2][4]) {
+  unsigned bo[16];
+  operands(bv, bs, bo);
+  stepWith(av, as, bo, acc);
 }
 
 /// step(), or with Decode false only a fold of the loaded words into one
@@ -171,6 +197,82 @@ registersKernel(const unsigned char *a, const unsigned char *sfa,
     work<Decode>(av, as, bv, bs, acc);
   }
   reduceAndStore(acc, partials, c, m, row0);
+}
+
+/// b's operands decoded once for R row groups: a CTA holds R groups of 32
+/// rows times S slices of K (warp r S + s); the R warps of slice s each
+/// decode 4 / R of the lane's four words of b into shared memory (two
+/// buffers), meet at a named barrier of the slice, and read all 16
+/// operands back. Sums are added per row group in slice order.
+template <int R>
+__global__ void sharedBKernel(const unsigned char *a, const unsigned char *sfa,
+                              const unsigned char *b, const unsigned char *sfb,
+                              __half *c, long m, long k) {
+  constexpr int kMaxSlices = 8;
+  // The two buffers of b's operands, then the partial sums.
+  __shared__ uint4 scratch[2 * kMaxSlices * 32 * 4];
+  auto decoded = reinterpret_cast<uint4(*)[kMaxSlices][32][4]>(scratch);
+  static_assert(sizeof(scratch) >= 4 * kMaxSlices * kRows * kVectors * 4,
+                "partials of four row groups fit");
+  int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  int slices = blockDim.x / 32 / R, s = warp % slices, r = warp / slices;
+  int g = lane / 4, t = lane % 4;
+  long row0 = (long(blockIdx.x) * R + r) * kRows, rowBytes = k / 2,
+       scaleRow = k / 16;
+  float acc[2][4] = {};
+  int j = 0;
+  for (long st = s; st < rowBytes / kStepBytes; st += slices, ++j) {
+    long byte = st * kStepBytes + 16 * t;
+    uint4 av[4];
+    unsigned short as[4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      long row = row0 + laneRow(i, g);
+      av[i] = streamLoad((const uint4 *)(a + row * rowBytes + byte));
+      as[i] = *(const unsigned short *)(sfa + row * scaleRow + byte / 8);
+    }
+    uint4 bv = *(const uint4 *)(b + g * rowBytes + byte);
+    unsigned short bs =
+        *(const unsigned short *)(sfb + g * scaleRow + byte / 8);
+    unsigned split[2], words[4] = {bv.x, bv.y, bv.z, bv.w};
+    scaleSplats(bs, split);
+    uint4 *slot = decoded[j % 2][s][lane];
+    // This warp's 4 / R words (r is the same for the whole warp).
+#pragma unroll
+    for (int q = 0; q < 4; ++q)
+      if (q * R / 4 == r) {
+        unsigned mine[4];
+        wordOperands(words[q], split[q / 2], mine);
+        slot[q] = make_uint4(mine[0], mine[1], mine[2], mine[3]);
+      }
+    asm volatile("bar.sync %0, %1;" ::"r"(1 + s), "r"(32 * R) : "memory");
+    unsigned bo[16];
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      uint4 v = slot[q];
+      bo[4 * q] = v.x, bo[4 * q + 1] = v.y, bo[4 * q + 2] = v.z,
+             bo[4 * q + 3] = v.w;
+    }
+    stepWith(av, as, bo, acc);
+  }
+  __syncthreads();
+  float *partials = reinterpret_cast<float *>(scratch);
+#pragma unroll
+  for (int tile = 0; tile < 2; ++tile)
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      int row = 16 * tile + g + 8 * (e / 2), vector = 2 * t + e % 2;
+      partials[(warp * kRows + row) * kVectors + vector] = acc[tile][e];
+    }
+  __syncthreads();
+  for (int i = threadIdx.x; i < R * kRows * kVectors; i += blockDim.x) {
+    int group = i / (kRows * kVectors), at = i % (kRows * kVectors);
+    float sum = 0;
+    for (int w = 0; w < slices; ++w)
+      sum += partials[((group * slices + w) * kRows) * kVectors + at];
+    long row = (long(blockIdx.x) * R + group) * kRows + at / kVectors;
+    c[(at % kVectors) * m + row] = __float2half(sum * 16384.f);
+  }
 }
 
 __device__ __forceinline__ unsigned sharedAddress(const void *p) {
@@ -663,6 +765,19 @@ int main(int argc, char **argv) {
                 <<<m / kRows, 32 * warps>>>(buf.a, buf.sfa, b8, sfb8, c8, m, k);
           },
           false);
+    }
+    auto withSharedB = [&](auto kernel, int r, const char *name, int slices) {
+      // 16 warps a CTA at most: 80 registers a thread still launch.
+      if (m % (kRows * r) || slices > steps || r * slices > 16)
+        return;
+      measure(name, r * slices, [&] {
+        kernel<<<m / (kRows * r), 32 * r * slices>>>(buf.a, buf.sfa, b8, sfb8,
+                                                     c8, m, k);
+      });
+    };
+    for (int slices : {2, 4, 7, 8}) {
+      withSharedB(sharedBKernel<2>, 2, "sharedb2", slices);
+      withSharedB(sharedBKernel<4>, 4, "sharedb4", slices);
     }
     auto bulk = [&](auto kernel, const char *name, int warps, size_t smem) {
       if (smem > 227 * 1024)
