@@ -111,6 +111,21 @@ struct RandomGemv {
   }
 };
 
+/// The inputs of a self-checking probe's shape: seed 1, scales of
+/// 0 .. 1.875 (exponent fields 0..7: f16 outputs stay finite), and each
+/// row's float64 reference (`ref`) and the scale of its rounding errors
+/// (`bound`).
+struct ProbeInputs {
+  std::mt19937 rng{1};
+  RandomGemv in;
+  std::vector<double> ref, bound;
+
+  explicit ProbeInputs(const GemvBuffers &buf)
+      : in(buf, rng, [](std::mt19937 &r) { return r() % 0x40; }) {
+    in.reference(buf.m, buf.k, ref, bound);
+  }
+};
+
 /// The output of one run of `launch` whose output was NaN before it.
 template <class Launch>
 std::vector<__half> poisonedRun(const GemvBuffers &buf, Launch launch) {
