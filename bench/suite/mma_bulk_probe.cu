@@ -25,10 +25,15 @@
 //              stages s, s + S, ...; lanes read their fragments from shared
 //              memory (rows padded by 16 bytes: no bank conflict).
 //   tma U/D    the same stages filled by tensor-map boxes, one instruction
-//              of one lane for a's 32 rows, one for the vectors, and for
-//              U = 2 one each for their scales; the boxes are swizzled (64
-//              or 128-byte rows) so that the lanes' reads meet no bank
+//              of one lane for a's 32 rows, one for the vectors (two each
+//              for U = 4: a box row is at most 128 bytes), and from U = 2
+//              one each for their scales; the boxes are swizzled (64 or
+//              128-byte rows) so that the lanes' reads meet no bank
 //              conflict.
+//   group W/D  groups of W warps share each stage of W steps (warp w
+//              decodes step w), with a full and an empty mbarrier a stage.
+//   -nodecode  (registers, tma 1-4/2) the loaded words folded into one sum
+//              instead of the decode: the feed's own pace, not checked.
 //   sharedb R  no copies, but b's decode shared: a CTA holds R groups of
 //              32 rows times S slices of K, and the R warps of a slice
 //              decode a quarter (R = 4) or half (R = 2) of b's operands
@@ -42,7 +47,7 @@
 //
 // Each kernel spells out its own loop: helpers shared among them moved
 // ptxas's register allocation (the register kernel from 74 to 79 registers
-// and 12% slower), and docs/benchmarks.md times this code.
+// and up to 28% slower), and docs/benchmarks.md times this code.
 #include "gemv_buffers.cuh"
 
 #include <cuda.h>
