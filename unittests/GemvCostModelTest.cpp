@@ -482,6 +482,7 @@ TEST(GemvCostModel, MmaIsTheDefaultForSeveralVectors) {
     EXPECT_FALSE(preferMma(shape, 1, true));
     EXPECT_FALSE(preferMma(shape, 2, true));
     EXPECT_TRUE(preferMma(shape, 4, true));
+    EXPECT_TRUE(preferMma(shape, 5, true));
     EXPECT_TRUE(preferMma(shape, 16, true));
     // 16-bit b: from two vectors on.
     EXPECT_TRUE(preferMma(shape, 2, false));
@@ -492,6 +493,22 @@ TEST(GemvCostModel, MmaIsTheDefaultForSeveralVectors) {
   EXPECT_FALSE(preferMma(small, 1, false));
   EXPECT_TRUE(preferMma({1024, 4096, 3, 16}, 1, false));
   EXPECT_FALSE(preferMma({3071, 4096, 1, 16}, 1, false));
+}
+
+TEST(GemvCostModel, FewPackedVectorsTakeMmaFromEnoughRows) {
+  // Three vectors from kMmaMinRowsThreeVectors rows (M x L) on, four from
+  // kMmaMinRowsFourVectors; five and more on any number of rows.
+  EXPECT_TRUE(preferMma({3072, 3072, 1, 16}, 3, true));
+  EXPECT_TRUE(preferMma({1536, 1536, 2, 16}, 3, true));
+  EXPECT_FALSE(preferMma({3071, 3072, 1, 16}, 3, true));
+  EXPECT_FALSE(preferMma({2048, 8192, 1, 16}, 3, true));
+  EXPECT_TRUE(preferMma({2048, 8192, 1, 16}, 4, true));
+  EXPECT_TRUE(preferMma({1024, 4096, 2, 16}, 4, true));
+  EXPECT_FALSE(preferMma({2047, 4096, 1, 16}, 4, true));
+  EXPECT_FALSE(preferMma({256, 7168, 1, 16}, 4, true));
+  EXPECT_TRUE(preferMma({256, 7168, 1, 16}, 5, true));
+  EXPECT_TRUE(preferMma({1, 64, 1, 16}, 8, true));
+  EXPECT_FALSE(preferMma({32768, 7168, 1, 16}, 2, true));
 }
 
 TEST(GemvCostModel, BytesAndCeiling) {

@@ -241,15 +241,22 @@ bool nvfp4::cost::preferMma(const GemvShape &shape, int64_t vectors,
   // The tensor-core kernel's time hardly depends on N; the CUDA-core one's
   // grows with it. Measured on the five shapes of docs/problem.md
   // (docs/benchmarks.md): packed b, the CUDA cores win at N = 2 (1.03-1.36x
-  // the one-vector time against 1.08-1.51x), the tensor cores from N = 4
-  // on; 16-bit b, the tensor cores from N = 2 on (1.2-5.1x faster at N = 2,
-  // 4.4-40x at N = 16). One 16-bit vector, on 18 shapes: the tensor cores
-  // take 0.94 (f16) and 0.96 (bf16) of the time on the geometric mean of
-  // the 12 from 3072 rows (M x L) on (0.84-1.02x, but 1.21-1.32x on
-  // 5120 x 2880 x 1), 1.05-1.30x on the six below.
-  if (packedB)
-    return vectors >= 4;
-  return vectors >= 2 || shape.m * shape.l >= kMmaMinRowsOneWideVector;
+  // the one-vector time against 1.08-1.51x), the tensor cores at N = 8;
+  // three and four vectors from a number of rows on
+  // (kMmaMinRowsThreeVectors, kMmaMinRowsFourVectors); 16-bit b, the
+  // tensor cores from N = 2 on (1.2-5.1x faster at N = 2, 4.4-40x at N =
+  // 16). One 16-bit vector, on 18 shapes: the tensor cores take 0.94 (f16)
+  // and 0.96 (bf16) of the time on the geometric mean of the 12 from 3072
+  // rows (M x L) on (0.84-1.02x, but 1.21-1.32x on 5120 x 2880 x 1),
+  // 1.05-1.30x on the six below.
+  int64_t rows = shape.m * shape.l;
+  if (!packedB)
+    return vectors >= 2 || rows >= kMmaMinRowsOneWideVector;
+  if (vectors == 3)
+    return rows >= kMmaMinRowsThreeVectors;
+  if (vectors == 4)
+    return rows >= kMmaMinRowsFourVectors;
+  return vectors >= 5;
 }
 
 MmaSlicing nvfp4::cost::sliceMmaK(int64_t rowBytes, int64_t slices) {

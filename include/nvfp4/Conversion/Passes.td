@@ -67,8 +67,8 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
     nvvm.prmt and integer 4-way dot products), `cvt`
     (nvvm.convert.f4x2.to.f16x2, sm_100a), `f32` (plain integer decode; the
     default for one vector of f16 or bf16 values under 3072 rows) or `mma`
-    (the default for 4 or more packed vectors and for 16-bit ones but
-    that). With N vectors a thread decodes each unit of a once for all of
+    (the default for 5 or more packed vectors, for 4 from 2048 rows and 3
+    from 3072, and for 16-bit ones but that). With N vectors a thread decodes each unit of a once for all of
     them.
 
     `decode=mma` (NVFP4; b packed, or f16 or bf16 values) is a tensor-core

@@ -231,6 +231,18 @@ inline constexpr int64_t kMmaTwoMmaWarpsPerSm = 20;
 /// Rows (M x L) from which one 16-bit vector takes the tensor-core kernel.
 inline constexpr int64_t kMmaMinRowsOneWideVector = 3072;
 
+/// Rows (M x L) from which three and four packed vectors take the
+/// tensor-core kernel; two never do, five or more always (the CUDA-core
+/// kernel's time grows with N, the tensor-core kernel's hardly, and more
+/// rows amortize its decode). Measured on 18 shapes (docs/benchmarks.md,
+/// "Three and four vectors"): three vectors on the tensor cores took
+/// 0.70-0.97x the CUDA cores' time from 3072 rows on (1.04x and 1.19x on
+/// 2432 x 4608 x 2 and 5120 x 2880 x 1) and 1.08-1.36x below; four on
+/// the CUDA cores 0.81-0.96x the tensor cores' time below 2048 rows and
+/// 1.05-1.99x from 2048 on (0.96x on 5120 x 2880 x 1).
+inline constexpr int64_t kMmaMinRowsThreeVectors = 3072;
+inline constexpr int64_t kMmaMinRowsFourVectors = 2048;
+
 /// Whole steps a slice from which the tensor-core kernel's slices
 /// interleave (MmaSlicing::interleaved). Measured (docs/benchmarks.md,
 /// "Interleaved slices"): interleaving every slice cost 3-8% on four
