@@ -355,11 +355,12 @@ void expectLegalMma(const GemvShape &shape, const GemvGeometry &g) {
               g.rowsPerThread == 8);
   EXPECT_EQ(g.lanesPerRow, kMmaLanesPerRow);
   EXPECT_EQ(g.bytesPerLoad, kMmaBytesPerLoad);
-  EXPECT_EQ(g.ctaSplitK, 1);
+  EXPECT_GE(g.ctaSplitK, 1);
+  EXPECT_LE(g.ctaSplitK, kMaxCtaSplitK);
   EXPECT_EQ(g.rowsPerBlock % (8 * g.rowsPerThread), 0);
   EXPECT_EQ(threadsPerCta(g) % 32, 0);
   EXPECT_LE(threadsPerCta(g), 1024);
-  MmaSlicing s = sliceMmaK(shape.k / 2, g.splitK);
+  MmaSlicing s = sliceMmaK(shape.k / 2, g.splitK * g.ctaSplitK);
   EXPECT_FALSE(s.hasEmptySlice());
   // Slices cover the row and differ by at most one step.
   EXPECT_EQ(s.firstStep(0), 0);
@@ -476,6 +477,67 @@ TEST(GemvCostModel, MmaFillsTheSmsWithResidentWarps) {
   }
 }
 
+TEST(GemvCostModel, MmaTakesOneTileWhereItFillsTheWave) {
+  struct Case {
+    GemvShape shape;
+    int64_t vectors, rowsPerThread;
+  };
+  for (const Case &c : {
+           // 160 warps of two tiles fill 0.61 of a two-SM wave, 320 of one
+           // fill 0.81 of a three-SM one: 1.33x.
+           Case{{5120, 2880, 1, 16}, 8, 2},
+           // 320 against 640 warps: 0.81 -> 0.97, 1.20x.
+           Case{{10240, 8192, 1, 16}, 4, 2},
+           // 448 against 896: 0.85 -> 0.97, 1.14x: under the gain.
+           Case{{14336, 4096, 1, 16}, 8, 4},
+           // 224 against 448: 0.85 either way.
+           Case{{7168, 16384, 1, 16}, 8, 4},
+           // Two MMAs (N > 8) keep two tiles.
+           Case{{5120, 2880, 1, 16}, 16, 4},
+       }) {
+    SCOPED_TRACE(testing::Message() << c.shape.m << "x" << c.shape.k << "x"
+                                    << c.shape.l << " n" << c.vectors);
+    EXPECT_EQ(chooseMmaGeometry(c.shape, h200(), c.vectors, {}).rowsPerThread,
+              c.rowsPerThread);
+  }
+  EXPECT_DOUBLE_EQ(waveFill(264, 132), 1.0);
+  EXPECT_DOUBLE_EQ(waveFill(160, 132), 160.0 / 264);
+  EXPECT_DOUBLE_EQ(waveFill(66, 132), 0.5);
+}
+
+TEST(GemvCostModel, MmaSplitsKAcrossCtasWhereRowsLeaveSmsIdle) {
+  struct Case {
+    GemvShape shape;
+    int64_t vectors, ctaSplitK;
+  };
+  for (const Case &c : {
+           // 21 warps of rows, 155 steps: 2 x 28 warps of two steps.
+           Case{{333, 19728, 1, 16}, 8, 2},
+           // 4 warps of rows, 252 steps: 4 CTAs a row; 6 with two MMAs
+           // (20 warps an SM).
+           Case{{2, 32192, 4, 16}, 8, 4},
+           Case{{2, 32192, 4, 16}, 16, 6},
+           // 44 warps of rows: at most 3 CTAs a row fit the SMs.
+           Case{{172, 30976, 4, 16}, 8, 3},
+           // 112 steps give two CTAs 56 each, 111 do not.
+           Case{{16, 14336, 1, 16}, 8, 2},
+           Case{{16, 14208, 1, 16}, 8, 1},
+           // Rows for every SM: no split across CTAs.
+           Case{{4096, 7168, 1, 16}, 8, 1},
+       }) {
+    SCOPED_TRACE(testing::Message() << c.shape.m << "x" << c.shape.k << "x"
+                                    << c.shape.l << " n" << c.vectors);
+    GemvGeometry g = chooseMmaGeometry(c.shape, h200(), c.vectors, {});
+    EXPECT_EQ(g.ctaSplitK, c.ctaSplitK);
+    EXPECT_FALSE(
+        sliceMmaK(c.shape.k / 2, g.splitK * g.ctaSplitK).hasEmptySlice());
+  }
+  GemvGeometry req;
+  req.ctaSplitK = 1;
+  EXPECT_EQ(chooseMmaGeometry({333, 19728, 1, 16}, h200(), 8, req).ctaSplitK,
+            1);
+}
+
 TEST(GemvCostModel, MmaIsTheDefaultForSeveralVectors) {
   const GemvShape large{7168, 16384, 1, 16}, small{1024, 4096, 2, 16};
   for (const GemvShape &shape : {large, small}) {
@@ -496,8 +558,9 @@ TEST(GemvCostModel, MmaIsTheDefaultForSeveralVectors) {
 }
 
 TEST(GemvCostModel, FewPackedVectorsTakeMmaFromEnoughRows) {
-  // Three vectors from kMmaMinRowsThreeVectors rows (M x L) on, four from
-  // kMmaMinRowsFourVectors; five and more on any number of rows.
+  // Three vectors from kMmaMinRowsThreeVectors rows (M x L) on, four and
+  // five from kMmaMinRowsFourVectors, six and seven from
+  // kMmaMinRowsSixVectors; eight and more on any number of rows.
   EXPECT_TRUE(preferMma({3072, 3072, 1, 16}, 3, true));
   EXPECT_TRUE(preferMma({1536, 1536, 2, 16}, 3, true));
   EXPECT_FALSE(preferMma({3071, 3072, 1, 16}, 3, true));
@@ -506,7 +569,14 @@ TEST(GemvCostModel, FewPackedVectorsTakeMmaFromEnoughRows) {
   EXPECT_TRUE(preferMma({1024, 4096, 2, 16}, 4, true));
   EXPECT_FALSE(preferMma({2047, 4096, 1, 16}, 4, true));
   EXPECT_FALSE(preferMma({256, 7168, 1, 16}, 4, true));
-  EXPECT_TRUE(preferMma({256, 7168, 1, 16}, 5, true));
+  EXPECT_FALSE(preferMma({256, 7168, 1, 16}, 5, true));
+  EXPECT_TRUE(preferMma({1024, 4096, 2, 16}, 5, true));
+  EXPECT_FALSE(preferMma({2047, 4096, 1, 16}, 5, true));
+  EXPECT_TRUE(preferMma({384, 7168, 2, 16}, 6, true));
+  EXPECT_TRUE(preferMma({768, 4096, 1, 16}, 7, true));
+  EXPECT_FALSE(preferMma({767, 4096, 1, 16}, 7, true));
+  EXPECT_FALSE(preferMma({256, 7168, 1, 16}, 6, true));
+  EXPECT_TRUE(preferMma({256, 7168, 1, 16}, 8, true));
   EXPECT_TRUE(preferMma({1, 64, 1, 16}, 8, true));
   EXPECT_FALSE(preferMma({32768, 7168, 1, 16}, 2, true));
 }

@@ -38,6 +38,10 @@ bool readsInOneRound(int64_t rows, int64_t steps, const Targets &targets) {
 }
 } // namespace
 
+double nvfp4::cost::waveFill(int64_t units, int64_t sms) {
+  return double(units) / double(sms * ceilDiv(units, sms));
+}
+
 int64_t nvfp4::cost::chooseLanesPerRow(int64_t chunks, const Targets &targets) {
   // Fewer lanes where the row's last step would leave enough of them idle.
   int64_t widest = widestLanes(chunks);
@@ -242,8 +246,9 @@ bool nvfp4::cost::preferMma(const GemvShape &shape, int64_t vectors,
   // grows with it. Measured on the five shapes of docs/problem.md
   // (docs/benchmarks.md): packed b, the CUDA cores win at N = 2 (1.03-1.36x
   // the one-vector time against 1.08-1.51x), the tensor cores at N = 8;
-  // three and four vectors from a number of rows on
-  // (kMmaMinRowsThreeVectors, kMmaMinRowsFourVectors); 16-bit b, the
+  // three to seven vectors from a number of rows on
+  // (kMmaMinRowsThreeVectors, kMmaMinRowsFourVectors for four and five,
+  // kMmaMinRowsSixVectors for six and seven); 16-bit b, the
   // tensor cores from N = 2 on (1.2-5.1x faster at N = 2, 4.4-40x at N =
   // 16). One 16-bit vector, on 18 shapes: the tensor cores take 0.94 (f16)
   // and 0.96 (bf16) of the time on the geometric mean of the 12 from 3072
@@ -252,11 +257,15 @@ bool nvfp4::cost::preferMma(const GemvShape &shape, int64_t vectors,
   int64_t rows = shape.m * shape.l;
   if (!packedB)
     return vectors >= 2 || rows >= kMmaMinRowsOneWideVector;
+  if (vectors <= 2)
+    return false;
   if (vectors == 3)
     return rows >= kMmaMinRowsThreeVectors;
-  if (vectors == 4)
+  if (vectors <= 5)
     return rows >= kMmaMinRowsFourVectors;
-  return vectors >= 5;
+  if (vectors <= 7)
+    return rows >= kMmaMinRowsSixVectors;
+  return true;
 }
 
 MmaSlicing nvfp4::cost::sliceMmaK(int64_t rowBytes, int64_t slices) {
@@ -272,27 +281,40 @@ GemvGeometry nvfp4::cost::chooseMmaGeometry(const GemvShape &shape,
                                             int64_t vectors, GemvGeometry g) {
   g.lanesPerRow = kMmaLanesPerRow;
   g.bytesPerLoad = kMmaBytesPerLoad;
-  if (!g.ctaSplitK)
-    g.ctaSplitK = 1;
   if (!g.loadsInFlight)
     g.loadsInFlight = 1;
   // Two 16-row tiles a warp (4 rows a lane: 64 bytes of a in flight and b
-  // decoded once for them) unless that leaves SMs without a warp.
-  if (!g.rowsPerThread)
+  // decoded once for them) unless that leaves SMs without a warp or one
+  // tile a warp fills the busiest SMs' share of the grid enough better.
+  int64_t ctaSlices = std::max<int64_t>(1, g.ctaSplitK);
+  if (!g.rowsPerThread) {
+    int64_t twoTiles = ceilDiv(shape.m, 32) * shape.l * ctaSlices;
+    int64_t oneTile = ceilDiv(shape.m, 16) * shape.l * ctaSlices;
+    bool oneTileFills = waveFill(oneTile, chip.smCount) >=
+                        kMmaOneTileFillGain * waveFill(twoTiles, chip.smCount);
     g.rowsPerThread =
-        ceilDiv(shape.m, 32) * shape.l >= chip.smCount || vectors > kMmaVectors
+        vectors > kMmaVectors || (twoTiles >= chip.smCount && !oneTileFills)
             ? 4
             : 2;
+  }
   int64_t warpRows = 8 * g.rowsPerThread;
-  // Warps a K slice of the grid (a CTA slice of cta-split-k counts as rows).
-  int64_t rowWarps = ceilDiv(shape.m, warpRows) * shape.l * g.ctaSplitK;
   int64_t steps = sliceMmaK(shape.k / 2, 1).steps;
+  int64_t warpsPerSm =
+      vectors > kMmaVectors ? kMmaTwoMmaWarpsPerSm : kMmaWarpsPerSm;
+  int64_t warpsOfRows = ceilDiv(shape.m, warpRows) * shape.l;
+  if (!g.ctaSplitK)
+    // Split K across CTAs where the rows leave SMs idle, as far as each
+    // CTA's part of a row still gives a CTA of warpsPerSm warps two steps
+    // each.
+    g.ctaSplitK = std::clamp<int64_t>(
+        std::min(chip.smCount / warpsOfRows, steps / (2 * warpsPerSm)), 1,
+        kMaxCtaSplitK);
+  // Warps a K slice of the grid (a CTA slice of cta-split-k counts as rows).
+  int64_t rowWarps = warpsOfRows * g.ctaSplitK;
   if (!g.splitK) {
     // Split K across the warps of a CTA until each SM holds about as many
     // warps as stay resident (the SM with the most row warps counts),
     // keeping two steps a slice and no slice empty.
-    int64_t warpsPerSm =
-        vectors > kMmaVectors ? kMmaTwoMmaWarpsPerSm : kMmaWarpsPerSm;
     int64_t split =
         std::clamp<int64_t>(warpsPerSm / ceilDiv(rowWarps, chip.smCount), 1,
                             kMaxCtaThreads / kWarpSize);

@@ -228,20 +228,37 @@ inline constexpr int64_t kMmaVectors = 8;
 inline constexpr int64_t kMmaWarpsPerSm = 28;
 inline constexpr int64_t kMmaTwoMmaWarpsPerSm = 20;
 
+/// How much better one 16-row tile a warp must fill the grid's wave
+/// (waveFill of the row warps) than two for the tensor-core kernel to take
+/// one: a warp of one tile decodes b for half the rows, about 1.15x the
+/// instructions a row. Measured on the shape suite (docs/benchmarks.md,
+/// "Filling the SMs", eight vectors): one tile took 0.85-0.97x the time of
+/// two on 15 of the 16 kernels this moves (1.03x on 10240 x 8192 x 1), and
+/// 1.10x on the geometric mean of the 30 other two-tile ones (0.92-1.39x).
+inline constexpr double kMmaOneTileFillGain = 1.15;
+
+/// `units` of equal work spread over `sms` SMs: their mean share against
+/// the busiest SM's (1 when every SM gets as many).
+double waveFill(int64_t units, int64_t sms);
+
 /// Rows (M x L) from which one 16-bit vector takes the tensor-core kernel.
 inline constexpr int64_t kMmaMinRowsOneWideVector = 3072;
 
-/// Rows (M x L) from which three and four packed vectors take the
-/// tensor-core kernel; two never do, five or more always (the CUDA-core
-/// kernel's time grows with N, the tensor-core kernel's hardly, and more
-/// rows amortize its decode). Measured on 18 shapes (docs/benchmarks.md,
-/// "Three and four vectors"): three vectors on the tensor cores took
-/// 0.70-0.97x the CUDA cores' time from 3072 rows on (1.04x and 1.19x on
-/// 2432 x 4608 x 2 and 5120 x 2880 x 1) and 1.08-1.36x below; four on
-/// the CUDA cores 0.81-0.96x the tensor cores' time below 2048 rows and
-/// 1.05-1.99x from 2048 on (0.96x on 5120 x 2880 x 1).
+/// Rows (M x L) from which three, four or five, and six or seven packed
+/// vectors take the tensor-core kernel; two never do, eight or more
+/// always (the CUDA-core kernel's time grows with N, the tensor-core
+/// kernel's hardly, and more rows amortize its decode). Measured on 18
+/// shapes (docs/benchmarks.md, "Three and four vectors", "Five to seven
+/// vectors"): three vectors on the tensor cores took 0.70-0.97x the CUDA
+/// cores' time from 3072 rows on (1.04x and 1.19x on 2432 x 4608 x 2 and
+/// 5120 x 2880 x 1) and 1.08-1.36x below; four on the CUDA cores
+/// 0.81-0.96x the tensor cores' time below 2048 rows and 1.05-1.99x from
+/// 2048 on (0.96x on 5120 x 2880 x 1); five on the tensor cores 0.45-0.92x
+/// from 2048 rows on and 1.02-1.26x below; six and seven 0.28-0.96x from
+/// 768 rows on and 1.04-1.18x below.
 inline constexpr int64_t kMmaMinRowsThreeVectors = 3072;
 inline constexpr int64_t kMmaMinRowsFourVectors = 2048;
+inline constexpr int64_t kMmaMinRowsSixVectors = 768;
 
 /// Whole steps a slice from which the tensor-core kernel's slices
 /// interleave (MmaSlicing::interleaved). Measured (docs/benchmarks.md,
@@ -278,7 +295,8 @@ MmaSlicing sliceMmaK(int64_t rowBytes, int64_t slices);
 
 /// `requested` with every zero field chosen for the tensor-core kernel of
 /// `vectors` vectors: rows-per-thread 2, 4 or 8 (two rows of each 16-row
-/// tile a warp owns), split-k warps of a CTA along K, rows-per-block.
+/// tile a warp owns), cta-split-k CTAs and split-k warps of a CTA along K,
+/// rows-per-block.
 GemvGeometry chooseMmaGeometry(const GemvShape &shape, const ChipInfo &chip,
                                int64_t vectors, GemvGeometry requested);
 
