@@ -448,90 +448,62 @@ TEST(GemvCostModel, MmaSpreadsSmallMOverTheSms) {
   EXPECT_EQ(g.splitK, 3);
 }
 
-TEST(GemvCostModel, MmaFillsTheSmsWithResidentWarps) {
-  // Warps an SM: the SM with the most row warps (ceil(row warps / SMs))
-  // times the split, at most kMmaWarpsPerSm (28) with one MMA.
+TEST(GemvCostModel, MmaGeometryFillsTheSms) {
+  // One tile a warp where it fills the wave (waveFill of the row warps)
+  // kMmaOneTileFillGain times as well as two (N <= 8); K across CTAs where
+  // the row warps leave SMs idle, as long as a CTA of kMmaWarpsPerSm warps
+  // gets two steps each; then K across a CTA's warps: the SM with the most
+  // row warps (ceil(row warps / SMs)) times the split, at most
+  // kMmaWarpsPerSm (28) with one MMA, 20 with two.
   struct Case {
     GemvShape shape;
-    int64_t vectors, rowsPerThread, splitK;
+    int64_t vectors, rowsPerThread, ctaSplitK, splitK;
   };
   for (const Case &c : {
            // 896 warps of 32 rows: 7 an SM, 4 slices of 4 steps.
-           Case{{7168, 2048, 4, 16}, 8, 4, 4},
+           Case{{7168, 2048, 4, 16}, 8, 4, 1, 4},
            // 256 warps of 16 rows: 2 an SM, 14 slices of 4 steps.
-           Case{{4096, 7168, 1, 16}, 8, 2, 14},
-           // 224 warps: 2 an SM, 14 slices.
-           Case{{7168, 16384, 1, 16}, 4, 4, 14},
+           Case{{4096, 7168, 1, 16}, 8, 2, 1, 14},
+           // 224 warps against 448 of one tile: 0.85 of the wave either
+           // way; 2 an SM, 14 slices.
+           Case{{7168, 16384, 1, 16}, 4, 4, 1, 14},
            // Two MMAs (N > 8): 20 warps an SM, 10 slices.
-           Case{{7168, 16384, 1, 16}, 16, 4, 10},
+           Case{{7168, 16384, 1, 16}, 16, 4, 1, 10},
            // 1024 warps: 8 an SM, 3 slices.
-           Case{{4096, 7168, 8, 16}, 8, 4, 3},
+           Case{{4096, 7168, 8, 16}, 8, 4, 1, 3},
            // 16 steps: two a slice at most 8 slices.
-           Case{{7168, 2048, 1, 16}, 8, 4, 8},
+           Case{{7168, 2048, 1, 16}, 8, 4, 1, 8},
+           // 160 warps of two tiles fill 0.61 of a two-SM wave, 320 of one
+           // fill 0.81 of a three-SM one: 1.33x; 9 slices.
+           Case{{5120, 2880, 1, 16}, 8, 2, 1, 9},
+           // Two MMAs keep two tiles.
+           Case{{5120, 2880, 1, 16}, 16, 4, 1, 10},
+           // 320 against 640 warps: 0.81 -> 0.97, 1.20x.
+           Case{{10240, 8192, 1, 16}, 4, 2, 1, 5},
+           // 448 against 896: 0.85 -> 0.97, 1.14x: under the gain.
+           Case{{14336, 4096, 1, 16}, 8, 4, 1, 7},
+           // 21 warps of rows, 155 steps: 2 CTAs of 28 warps a row.
+           Case{{333, 19728, 1, 16}, 8, 2, 2, 28},
+           // 4 warps of rows, 252 steps: 4 CTAs a row; 6 of 20 warps with
+           // two MMAs.
+           Case{{2, 32192, 4, 16}, 8, 2, 4, 28},
+           Case{{2, 32192, 4, 16}, 16, 4, 6, 20},
+           // 44 warps of rows: at most 3 CTAs a row fit the SMs.
+           Case{{172, 30976, 4, 16}, 8, 2, 3, 28},
+           // 112 steps give two CTAs 56 each, 111 do not.
+           Case{{16, 14336, 1, 16}, 8, 2, 2, 28},
+           Case{{16, 14208, 1, 16}, 8, 2, 1, 28},
        }) {
     SCOPED_TRACE(testing::Message() << c.shape.m << "x" << c.shape.k << "x"
                                     << c.shape.l << " n" << c.vectors);
     GemvGeometry g = chooseMmaGeometry(c.shape, h200(), c.vectors, {});
     EXPECT_EQ(g.rowsPerThread, c.rowsPerThread);
+    EXPECT_EQ(g.ctaSplitK, c.ctaSplitK);
     EXPECT_EQ(g.splitK, c.splitK);
-  }
-}
-
-TEST(GemvCostModel, MmaTakesOneTileWhereItFillsTheWave) {
-  struct Case {
-    GemvShape shape;
-    int64_t vectors, rowsPerThread;
-  };
-  for (const Case &c : {
-           // 160 warps of two tiles fill 0.61 of a two-SM wave, 320 of one
-           // fill 0.81 of a three-SM one: 1.33x.
-           Case{{5120, 2880, 1, 16}, 8, 2},
-           // 320 against 640 warps: 0.81 -> 0.97, 1.20x.
-           Case{{10240, 8192, 1, 16}, 4, 2},
-           // 448 against 896: 0.85 -> 0.97, 1.14x: under the gain.
-           Case{{14336, 4096, 1, 16}, 8, 4},
-           // 224 against 448: 0.85 either way.
-           Case{{7168, 16384, 1, 16}, 8, 4},
-           // Two MMAs (N > 8) keep two tiles.
-           Case{{5120, 2880, 1, 16}, 16, 4},
-       }) {
-    SCOPED_TRACE(testing::Message() << c.shape.m << "x" << c.shape.k << "x"
-                                    << c.shape.l << " n" << c.vectors);
-    EXPECT_EQ(chooseMmaGeometry(c.shape, h200(), c.vectors, {}).rowsPerThread,
-              c.rowsPerThread);
   }
   EXPECT_DOUBLE_EQ(waveFill(264, 132), 1.0);
   EXPECT_DOUBLE_EQ(waveFill(160, 132), 160.0 / 264);
   EXPECT_DOUBLE_EQ(waveFill(66, 132), 0.5);
-}
-
-TEST(GemvCostModel, MmaSplitsKAcrossCtasWhereRowsLeaveSmsIdle) {
-  struct Case {
-    GemvShape shape;
-    int64_t vectors, ctaSplitK;
-  };
-  for (const Case &c : {
-           // 21 warps of rows, 155 steps: 2 x 28 warps of two steps.
-           Case{{333, 19728, 1, 16}, 8, 2},
-           // 4 warps of rows, 252 steps: 4 CTAs a row; 6 with two MMAs
-           // (20 warps an SM).
-           Case{{2, 32192, 4, 16}, 8, 4},
-           Case{{2, 32192, 4, 16}, 16, 6},
-           // 44 warps of rows: at most 3 CTAs a row fit the SMs.
-           Case{{172, 30976, 4, 16}, 8, 3},
-           // 112 steps give two CTAs 56 each, 111 do not.
-           Case{{16, 14336, 1, 16}, 8, 2},
-           Case{{16, 14208, 1, 16}, 8, 1},
-           // Rows for every SM: no split across CTAs.
-           Case{{4096, 7168, 1, 16}, 8, 1},
-       }) {
-    SCOPED_TRACE(testing::Message() << c.shape.m << "x" << c.shape.k << "x"
-                                    << c.shape.l << " n" << c.vectors);
-    GemvGeometry g = chooseMmaGeometry(c.shape, h200(), c.vectors, {});
-    EXPECT_EQ(g.ctaSplitK, c.ctaSplitK);
-    EXPECT_FALSE(
-        sliceMmaK(c.shape.k / 2, g.splitK * g.ctaSplitK).hasEmptySlice());
-  }
   GemvGeometry req;
   req.ctaSplitK = 1;
   EXPECT_EQ(chooseMmaGeometry({333, 19728, 1, 16}, h200(), 8, req).ctaSplitK,
