@@ -537,6 +537,9 @@ TEST(GemvCostModel, FewPackedVectorsTakeMmaFromEnoughRows) {
   EXPECT_TRUE(preferMma({1536, 1536, 2, 16}, 3, true));
   EXPECT_FALSE(preferMma({3071, 3072, 1, 16}, 3, true));
   EXPECT_FALSE(preferMma({2048, 8192, 1, 16}, 3, true));
+  // Three vectors need a whole 64-byte step a row.
+  EXPECT_TRUE(preferMma({9882, 128, 1, 16}, 3, true));
+  EXPECT_FALSE(preferMma({9882, 112, 1, 16}, 3, true));
   EXPECT_TRUE(preferMma({2048, 8192, 1, 16}, 4, true));
   EXPECT_TRUE(preferMma({1024, 4096, 2, 16}, 4, true));
   EXPECT_FALSE(preferMma({2047, 4096, 1, 16}, 4, true));

@@ -260,7 +260,7 @@ bool nvfp4::cost::preferMma(const GemvShape &shape, int64_t vectors,
   if (vectors <= 2)
     return false;
   if (vectors == 3)
-    return rows >= kMmaMinRowsThreeVectors;
+    return rows >= kMmaMinRowsThreeVectors && shape.k / 2 >= kMmaStepBytes;
   if (vectors <= 5)
     return rows >= kMmaMinRowsFourVectors;
   if (vectors <= 7)

@@ -255,7 +255,9 @@ inline constexpr int64_t kMmaMinRowsOneWideVector = 3072;
 /// 0.81-0.96x the tensor cores' time below 2048 rows and 1.05-1.99x from
 /// 2048 on (0.96x on 5120 x 2880 x 1); five on the tensor cores 0.45-0.92x
 /// from 2048 rows on and 1.02-1.26x below; six and seven 0.28-0.96x from
-/// 768 rows on and 1.04-1.18x below.
+/// 768 rows on and 1.04-1.18x below. Three vectors also need a row of one
+/// whole 64-byte step (K >= 128): on the shape suite's five shorter rows
+/// they took 1.02-1.39x the CUDA cores' time ("Five to seven vectors").
 inline constexpr int64_t kMmaMinRowsThreeVectors = 3072;
 inline constexpr int64_t kMmaMinRowsFourVectors = 2048;
 inline constexpr int64_t kMmaMinRowsSixVectors = 768;
