@@ -283,34 +283,36 @@ GemvGeometry nvfp4::cost::chooseMmaGeometry(const GemvShape &shape,
   g.bytesPerLoad = kMmaBytesPerLoad;
   if (!g.loadsInFlight)
     g.loadsInFlight = 1;
+  // Warps of rows (8 x rows-per-thread rows each) over the grid's batches.
+  auto warpsOfRows = [&](int64_t rowsPerThread) {
+    return ceilDiv(shape.m, 8 * rowsPerThread) * shape.l;
+  };
   // Two 16-row tiles a warp (4 rows a lane: 64 bytes of a in flight and b
   // decoded once for them) unless that leaves SMs without a warp or one
   // tile a warp fills the busiest SMs' share of the grid enough better.
-  int64_t ctaSlices = std::max<int64_t>(1, g.ctaSplitK);
   if (!g.rowsPerThread) {
-    int64_t twoTiles = ceilDiv(shape.m, 32) * shape.l * ctaSlices;
-    int64_t oneTile = ceilDiv(shape.m, 16) * shape.l * ctaSlices;
-    bool oneTileFills = waveFill(oneTile, chip.smCount) >=
+    int64_t ctaSlices = std::max<int64_t>(1, g.ctaSplitK);
+    int64_t twoTiles = warpsOfRows(4) * ctaSlices;
+    bool oneTileFills = waveFill(warpsOfRows(2) * ctaSlices, chip.smCount) >=
                         kMmaOneTileFillGain * waveFill(twoTiles, chip.smCount);
     g.rowsPerThread =
         vectors > kMmaVectors || (twoTiles >= chip.smCount && !oneTileFills)
             ? 4
             : 2;
   }
-  int64_t warpRows = 8 * g.rowsPerThread;
   int64_t steps = sliceMmaK(shape.k / 2, 1).steps;
   int64_t warpsPerSm =
       vectors > kMmaVectors ? kMmaTwoMmaWarpsPerSm : kMmaWarpsPerSm;
-  int64_t warpsOfRows = ceilDiv(shape.m, warpRows) * shape.l;
   if (!g.ctaSplitK)
     // Split K across CTAs where the rows leave SMs idle, as far as each
     // CTA's part of a row still gives a CTA of warpsPerSm warps two steps
     // each.
     g.ctaSplitK = std::clamp<int64_t>(
-        std::min(chip.smCount / warpsOfRows, steps / (2 * warpsPerSm)), 1,
-        kMaxCtaSplitK);
+        std::min(chip.smCount / warpsOfRows(g.rowsPerThread),
+                 steps / (2 * warpsPerSm)),
+        1, kMaxCtaSplitK);
   // Warps a K slice of the grid (a CTA slice of cta-split-k counts as rows).
-  int64_t rowWarps = warpsOfRows * g.ctaSplitK;
+  int64_t rowWarps = warpsOfRows(g.rowsPerThread) * g.ctaSplitK;
   if (!g.splitK) {
     // Split K across the warps of a CTA until each SM holds about as many
     // warps as stay resident (the SM with the most row warps counts),
@@ -326,6 +328,7 @@ GemvGeometry nvfp4::cost::chooseMmaGeometry(const GemvShape &shape,
   }
   if (!g.rowsPerBlock) {
     // Four warps a CTA where the rows allow.
+    int64_t warpRows = 8 * g.rowsPerThread;
     int64_t rowWarpsPerCta = std::max<int64_t>(1, 4 / g.splitK);
     rowWarpsPerCta = std::min(rowWarpsPerCta, ceilDiv(shape.m, warpRows));
     g.rowsPerBlock = rowWarpsPerCta * warpRows;
