@@ -21,9 +21,10 @@ import subprocess
 import sys
 
 
-def assemble(ptxas, arch, ptx):
-    """(registers, spill-store bytes) of one PTX file."""
-    run = subprocess.run([ptxas, f'-arch={arch}', '-v', ptx, '-o', os.devnull],
+def assemble(ptxas, arch, ptx, cubin=os.devnull):
+    """(registers, spill-store bytes) of one PTX file, assembled into
+    `cubin`."""
+    run = subprocess.run([ptxas, f'-arch={arch}', '-v', ptx, '-o', cubin],
                          capture_output=True, text=True)
     if run.returncode:
         sys.exit(f'spills.py: ptxas failed on {ptx}: {run.stderr.strip()}')

@@ -125,6 +125,19 @@ MMA_STAGED = [
     "130x1088x2:nvfp4:linear:f16:n16",
     "257x2880x1:nvfp4:linear:f16:n8:vbf16:noalpha",
 ]
+# M a multiple of a CTA's rows (of 128 with interleaved rows): with
+# row-offsets the kernels index rows without clamping them to M - 1.
+ROWS_IN_BOUNDS = [
+    "256x1040x1:nvfp4:blocked128x4:f16",
+    "128x2048x2:nvfp4:linear:bf16:noalpha",
+    "256x1056x1:mxfp4:blocked128x4:f32",
+    "128x80x3:nvfp4:linear:f16:n4",
+]
+MMA_ROWS_IN_BOUNDS = [
+    "256x1040x1:nvfp4:blocked128x4:f32:n8",
+    "128x2880x2:nvfp4:linear:f16:n16:noalpha",
+    "256x2048x1:nvfp4:blocked128x4:bf16:vbf16",
+]
 CONVERT = [
     "convert:130x5x2:e4m3:linear:blocked128x4",
     "convert:130x5x2:e4m3:blocked128x4:linear",
@@ -329,6 +342,17 @@ VARIANTS = [
      "split-k=5 rows-per-thread=8", MMA_STAGED),
     ("mma_stages2_ctasplit2", "decode=mma async-copy-stages=2 cta-split-k=2",
      MMA_STAGED),
+    # Rows indexed unclamped (row-offsets, rows in bounds): the cost
+    # model's geometry, 4 rows a thread with and without interleaved rows
+    # (blocked scales), and the tensor-core kernel; on odd M the option
+    # keeps the clamp.
+    ("row_offsets", "chip=sm_90a row-offsets=true", ROWS_IN_BOUNDS + ODD),
+    ("row_offsets_rpt4", "rows-per-thread=4 rows-per-block=16 split-k=1 "
+     "row-offsets=true", ROWS_IN_BOUNDS[:3]),
+    ("row_offsets_plain_rpt4", "rows-per-thread=4 rows-per-block=16 "
+     "split-k=1 interleave-rows=false row-offsets=true", ROWS_IN_BOUNDS[:3]),
+    ("mma_row_offsets", "chip=sm_90a decode=mma row-offsets=true",
+     MMA_ROWS_IN_BOUNDS + MMA),
 ]
 
 

@@ -145,6 +145,11 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
                 "shared memory), so that ptxas issues them all before the "
                 "decode instead of moving some toward their use (CUDA-core "
                 "kernel)">,
+    NVFP4Option<"rowOffsets", "row-offsets", "bool", "false",
+                "Where the grid has no row past M (M a multiple of a CTA's "
+                "rows, of 128 with interleaved rows), index a thread's rows "
+                "unclamped, so that their addresses are constant offsets of "
+                "one (elsewhere rows past M are clamped to the last row)">,
     NVFP4Option<"indexBits", "index-bits", "int64_t", "0",
                 "Width of the CUDA-core kernel's index arithmetic, 32 or 64 "
                 "(0: the cost model). 32 makes each address a 32-bit offset "

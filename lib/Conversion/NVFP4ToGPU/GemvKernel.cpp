@@ -705,8 +705,10 @@ void GemvKernelBuilder::build() {
   }
   // Rows past M read the last row (always valid memory) and store nothing.
   for (Value row : rowIds)
-    rows.push_back(
-        arith::MinUIOp::create(b, loc, row, IV::index(b, loc, numRows() - 1)));
+    rows.push_back(cfg.rowOffsets
+                       ? row
+                       : arith::MinUIOp::create(
+                             b, loc, row, IV::index(b, loc, numRows() - 1)));
 
   // With the vector in shared memory, or a predecessor to wait for, the
   // first group of a is loaded before the prologue or the wait so that

@@ -387,6 +387,7 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
   if (failed(bits))
     return failure();
   cfg.indexBits = *bits;
+  cfg.rowOffsets = options.rowOffsets && gridRowsInBounds(op, cfg);
   if (failed(checkGrid(op, cfg)))
     return failure();
   return cfg;
@@ -562,6 +563,7 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
   cfg.interleaveRows = options.interleaveRows && !cfg.tma &&
                        op.getLayout() == ScaleLayout::Blocked128x4 &&
                        cfg.rowsPerThread == 4 && 32 % cfg.rowGroups() == 0;
+  cfg.rowOffsets = options.rowOffsets && gridRowsInBounds(op, cfg);
   FailureOr<int64_t> budget = resolveMaxRegisters(
       op, options,
       ::nvfp4::cost::chooseRegisterBudget(launchCtas(op, cfg),
@@ -579,12 +581,22 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
   return cfg;
 }
 
+/// Rows of A the grid's row blocks of one batch cover: interleaved row
+/// groups cover whole atoms of 128 rows.
+static int64_t rowsPerGridBlock(const KernelConfig &cfg) {
+  return cfg.interleaveRows ? ::nvfp4::layout::kAtomRows : cfg.rowsPerBlock;
+}
+
 int64_t mlir::nvfp4::gridRowBlocks(GemvOp op, const KernelConfig &cfg) {
   int64_t rows = op.getA().getType().getDimSize(1);
+  int64_t blocks = ::nvfp4::layout::ceilDiv(rows, rowsPerGridBlock(cfg));
   if (cfg.interleaveRows) // 32 row groups for every 128 rows
-    return ::nvfp4::layout::ceilDiv(rows, 128) * 32 /
-           (cfg.rowsPerBlock / cfg.rowsPerThread);
-  return ::nvfp4::layout::ceilDiv(rows, cfg.rowsPerBlock);
+    return blocks * 32 / cfg.rowGroups();
+  return blocks;
+}
+
+bool mlir::nvfp4::gridRowsInBounds(GemvOp op, const KernelConfig &cfg) {
+  return op.getA().getType().getDimSize(1) % rowsPerGridBlock(cfg) == 0;
 }
 
 SmallVector<int64_t>

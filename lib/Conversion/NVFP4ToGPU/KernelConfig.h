@@ -38,6 +38,8 @@ struct KernelConfig {
   int64_t maxRegisters = 0;
   bool interleaveRows = false;
   bool pinLoads = false; // a step's decode waits for all of its loads
+  /// Rows indexed unclamped (row-offsets where gridRowsInBounds).
+  bool rowOffsets = false;
   /// Steps of each K slice read in one pass (every load first), or 0.
   int64_t onePassSteps = 0;
   int64_t indexBits = 64; // width of the kernel's index arithmetic: 32 or 64
@@ -60,6 +62,9 @@ resolveKernelConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options);
 
 /// Row blocks of one batch.
 int64_t gridRowBlocks(GemvOp op, const KernelConfig &cfg);
+/// Whether every row the grid computes is a row of `op`'s A, so that the
+/// kernel's row indices need no clamp to M.
+bool gridRowsInBounds(GemvOp op, const KernelConfig &cfg);
 /// The f32 partials of a split across CTAs: [cta-split-k, L, M], or
 /// [cta-split-k, L, N, M] when b has a vector dimension.
 SmallVector<int64_t> splitKWorkspaceShape(GemvOp op, const KernelConfig &cfg);

@@ -714,7 +714,7 @@ struct MmaBuilder {
         IV row = IV(b, loc, rowBlock) * cfg.rowsPerBlock + inBlock;
         rowIds.push_back(row);
         // Rows past M read the last row and store nothing.
-        rows.push_back(vminu(row, numRows() - 1));
+        rows.push_back(cfg.rowOffsets ? Value(row) : vminu(row, numRows() - 1));
       }
     for (int64_t h = 0; h < halves(); ++h)
       vectorIds[h] = vminu(g + kMmaVectors * h, vectors() - 1);

@@ -79,6 +79,7 @@ DictionaryAttr launchInfo(OpBuilder &b, GemvOp op, gpu::GPUFuncOp kernel,
   tun.append("max_registers", b.getI64IntegerAttr(cfg.maxRegisters));
   tun.append("interleave_rows", b.getBoolAttr(cfg.interleaveRows));
   tun.append("pin_loads", b.getBoolAttr(cfg.pinLoads));
+  tun.append("row_offsets", b.getBoolAttr(cfg.rowOffsets));
   tun.append("one_pass_steps", b.getI64IntegerAttr(cfg.onePassSteps));
   tun.append("index_bits", b.getI64IntegerAttr(cfg.indexBits));
   tun.append("static_shared_bytes",
@@ -245,6 +246,7 @@ struct ConvertNVFP4ToGPUPass
     options.maxRegisters = maxRegisters;
     options.interleaveRows = interleaveRows;
     options.pinLoads = pinLoads;
+    options.rowOffsets = rowOffsets;
     options.onePass = onePass;
     options.indexBits = indexBits;
     options.ctaThreads = ctaThreads;
