@@ -2,7 +2,8 @@
 """Registers, spills and SASS instructions of two compiled suites, kernel by
 kernel, without a GPU.
 
-    bench/suite/static_compare.py [--ptxas PTXAS] [--arch sm_90a] BEFORE AFTER
+    bench/suite/static_compare.py [--ptxas PTXAS] [--readelf READELF]
+        [--arch sm_90a] [--show TEXT] BEFORE AFTER
 
 BEFORE and AFTER are bench/suite/compile.sh outputs of the same shapes and
 variants (e.g. AFTER with NVFP4_SUITE_OPTIONS naming an option to judge).
@@ -28,9 +29,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from spills import assemble  # noqa: E402
 
 
-def sass_instructions(cubin):
+def sass_instructions(readelf, cubin):
     """Static SASS instructions of a cubin: its .text sections' bytes / 16."""
-    sections = subprocess.run(['readelf', '-S', '-W', cubin],
+    sections = subprocess.run([readelf, '-S', '-W', cubin],
                               capture_output=True, text=True, check=True)
     total = 0
     for line in sections.stdout.splitlines():
@@ -43,12 +44,13 @@ def sass_instructions(cubin):
 def stats(args, ptx, scratch):
     cubin = os.path.join(scratch, 'k.cubin')
     regs, spill = assemble(args.ptxas, args.arch, ptx, cubin)
-    return regs, spill, sass_instructions(cubin)
+    return regs, spill, sass_instructions(args.readelf, cubin)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--ptxas', default='ptxas')
+    parser.add_argument('--readelf', default='readelf')
     parser.add_argument('--arch', default='sm_90a')
     parser.add_argument('--show', default=None,
                         help='print the changed kernels whose name has TEXT')
