@@ -237,6 +237,27 @@ resolveIndexBits(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
              : 64;
 }
 
+/// What both kernels choose once their geometry is fixed: the register
+/// budget (`suggestedRegisters`, the kernel's cost model, unless an option
+/// gives one), the index width and unclamped rows; then the grid's limits.
+static FailureOr<KernelConfig>
+finishConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
+             KernelConfig cfg, int64_t suggestedRegisters) {
+  FailureOr<int64_t> budget =
+      resolveMaxRegisters(op, options, suggestedRegisters);
+  if (failed(budget))
+    return failure();
+  cfg.maxRegisters = *budget;
+  FailureOr<int64_t> bits = resolveIndexBits(op, options, cfg);
+  if (failed(bits))
+    return failure();
+  cfg.indexBits = *bits;
+  cfg.rowOffsets = options.rowOffsets && gridRowsInBounds(op, cfg);
+  if (failed(checkGrid(op, cfg)))
+    return failure();
+  return cfg;
+}
+
 /// decode=mma's async-copy-stages: the option, checked, or 0. The copies
 /// take whole steps, and each lane copies the aligned 4-byte word that
 /// holds a scale pair, which needs every pair inside one word and every
@@ -376,21 +397,9 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
   // The resident grid's budget, as for the CUDA-core kernel (0.85 of the
   // time on 7168 x 16384 x 1, 0.98-1.01 on the other four problem shapes:
   // docs/benchmarks.md, item 34).
-  FailureOr<int64_t> budget = resolveMaxRegisters(
-      op, options,
-      cost::residentGridBudget(launchCtas(op, cfg), cfg.launchThreads(),
-                               chip));
-  if (failed(budget))
-    return failure();
-  cfg.maxRegisters = *budget;
-  FailureOr<int64_t> bits = resolveIndexBits(op, options, cfg);
-  if (failed(bits))
-    return failure();
-  cfg.indexBits = *bits;
-  cfg.rowOffsets = options.rowOffsets && gridRowsInBounds(op, cfg);
-  if (failed(checkGrid(op, cfg)))
-    return failure();
-  return cfg;
+  return finishConfig(
+      op, options, cfg,
+      cost::residentGridBudget(launchCtas(op, cfg), cfg.launchThreads(), chip));
 }
 
 FailureOr<KernelConfig>
@@ -563,22 +572,10 @@ mlir::nvfp4::resolveKernelConfig(GemvOp op,
   cfg.interleaveRows = options.interleaveRows && !cfg.tma &&
                        op.getLayout() == ScaleLayout::Blocked128x4 &&
                        cfg.rowsPerThread == 4 && 32 % cfg.rowGroups() == 0;
-  cfg.rowOffsets = options.rowOffsets && gridRowsInBounds(op, cfg);
-  FailureOr<int64_t> budget = resolveMaxRegisters(
-      op, options,
-      ::nvfp4::cost::chooseRegisterBudget(launchCtas(op, cfg),
-                                          cfg.launchThreads(), cfg.splitK,
-                                          cfg.bytesPerLoad, chip));
-  if (failed(budget))
-    return failure();
-  cfg.maxRegisters = *budget;
-  FailureOr<int64_t> bits = resolveIndexBits(op, options, cfg);
-  if (failed(bits))
-    return failure();
-  cfg.indexBits = *bits;
-  if (failed(checkGrid(op, cfg)))
-    return failure();
-  return cfg;
+  return finishConfig(op, options, cfg,
+                      ::nvfp4::cost::chooseRegisterBudget(
+                          launchCtas(op, cfg), cfg.launchThreads(), cfg.splitK,
+                          cfg.bytesPerLoad, chip));
 }
 
 /// Rows of A the grid's row blocks of one batch cover: interleaved row
