@@ -19,8 +19,9 @@ import tempfile
 LDG_OPCODE = 0x981
 
 
-def text_sections(path):
-    out = subprocess.run(['readelf', '-S', '-W', path], capture_output=True,
+def text_sections(path, readelf='readelf'):
+    """(file offset, size) of each .text section of the cubin `path`."""
+    out = subprocess.run([readelf, '-S', '-W', path], capture_output=True,
                          text=True, check=True).stdout
     for line in out.splitlines():
         fields = line.replace('[ ', '[').split()

@@ -20,31 +20,20 @@ import argparse
 import glob
 import math
 import os
-import re
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sass_loads import text_sections  # noqa: E402
 from spills import assemble  # noqa: E402
-
-
-def sass_instructions(readelf, cubin):
-    """Static SASS instructions of a cubin: its .text sections' bytes / 16."""
-    sections = subprocess.run([readelf, '-S', '-W', cubin],
-                              capture_output=True, text=True, check=True)
-    total = 0
-    for line in sections.stdout.splitlines():
-        fields = re.sub(r'^\s*\[\s*\d+\]', '', line).split()
-        if fields and fields[0].startswith('.text.'):
-            total += int(fields[4], 16)
-    return total // 16
 
 
 def stats(args, ptx, scratch):
     cubin = os.path.join(scratch, 'k.cubin')
     regs, spill = assemble(args.ptxas, args.arch, ptx, cubin)
-    return regs, spill, sass_instructions(args.readelf, cubin)
+    # Static SASS instructions: the .text sections' bytes over 16.
+    instructions = sum(size for _, size in text_sections(cubin, args.readelf))
+    return regs, spill, instructions // 16
 
 
 def main():
