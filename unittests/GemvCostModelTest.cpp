@@ -500,6 +500,8 @@ TEST(GemvCostModel, MmaGeometryFillsTheSms) {
     EXPECT_EQ(g.rowsPerThread, c.rowsPerThread);
     EXPECT_EQ(g.ctaSplitK, c.ctaSplitK);
     EXPECT_EQ(g.splitK, c.splitK);
+    EXPECT_FALSE(
+        sliceMmaK(c.shape.k / 2, g.splitK * g.ctaSplitK).hasEmptySlice());
   }
   EXPECT_DOUBLE_EQ(waveFill(264, 132), 1.0);
   EXPECT_DOUBLE_EQ(waveFill(160, 132), 160.0 / 264);

@@ -283,9 +283,9 @@ GemvGeometry nvfp4::cost::chooseMmaGeometry(const GemvShape &shape,
   g.bytesPerLoad = kMmaBytesPerLoad;
   if (!g.loadsInFlight)
     g.loadsInFlight = 1;
-  // Warps of rows (8 x rows-per-thread rows each) over the grid's batches.
+  // Warps of rows over the grid's batches.
   auto warpsOfRows = [&](int64_t rowsPerThread) {
-    return ceilDiv(shape.m, 8 * rowsPerThread) * shape.l;
+    return ceilDiv(shape.m, mmaWarpRows(rowsPerThread)) * shape.l;
   };
   // Two 16-row tiles a warp (4 rows a lane: 64 bytes of a in flight and b
   // decoded once for them) unless that leaves SMs without a warp or one
@@ -328,7 +328,7 @@ GemvGeometry nvfp4::cost::chooseMmaGeometry(const GemvShape &shape,
   }
   if (!g.rowsPerBlock) {
     // Four warps a CTA where the rows allow.
-    int64_t warpRows = 8 * g.rowsPerThread;
+    int64_t warpRows = mmaWarpRows(g.rowsPerThread);
     int64_t rowWarpsPerCta = std::max<int64_t>(1, 4 / g.splitK);
     rowWarpsPerCta = std::min(rowWarpsPerCta, ceilDiv(shape.m, warpRows));
     g.rowsPerBlock = rowWarpsPerCta * warpRows;

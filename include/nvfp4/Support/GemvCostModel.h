@@ -217,6 +217,11 @@ inline constexpr int64_t kMmaBytesPerLoad = 16;
 inline constexpr int64_t kMmaStepBytes = kMmaLanesPerRow * kMmaBytesPerLoad;
 /// Vectors one MMA (m16n8k16) takes: N = 9..16 take two.
 inline constexpr int64_t kMmaVectors = 8;
+/// Rows one warp of the tensor-core kernel owns: its quads are 8 row
+/// groups of `rowsPerThread` rows (rows-per-thread / 2 tiles of 16).
+constexpr int64_t mmaWarpRows(int64_t rowsPerThread) {
+  return kWarpSize / kMmaLanesPerRow * rowsPerThread;
+}
 
 /// Warps an SM the tensor-core kernel's K split aims at: what stays
 /// resident at its registers (about 72 a thread with one MMA of up to 8

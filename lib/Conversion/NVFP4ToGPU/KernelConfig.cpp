@@ -366,10 +366,10 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
   cfg.clusterReduction = false;
   cfg.onePassSteps = 0;
   cfg.rowsPerBlock = g.rowsPerBlock;
-  int64_t tileRows = 8 * cfg.rowsPerThread;
-  if (cfg.rowsPerBlock % tileRows != 0)
+  int64_t warpRows = cost::mmaWarpRows(cfg.rowsPerThread);
+  if (cfg.rowsPerBlock % warpRows != 0)
     return op.emitOpError()
-           << "decode=mma needs rows-per-block a multiple of the " << tileRows
+           << "decode=mma needs rows-per-block a multiple of the " << warpRows
            << " rows of a warp (8 x rows-per-thread), got " << cfg.rowsPerBlock;
   if (cfg.threads() > ::nvfp4::kMaxCtaThreads)
     return op.emitOpError()

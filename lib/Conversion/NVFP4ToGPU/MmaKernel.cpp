@@ -702,7 +702,7 @@ struct MmaBuilder {
     IV g = lane / cost::kMmaLanesPerRow;
     laneGroup = g;
     quadLane = lane % cost::kMmaLanesPerRow;
-    int64_t rowWarps = cfg.rowGroups() / 8;
+    int64_t rowWarps = cfg.rowsPerBlock / cost::mmaWarpRows(cfg.rowsPerThread);
     IV warpRow = warp % rowWarps;
     slice = warp / rowWarps;
     kSlice = IV(b, loc, ctaSlice) * cfg.splitK + IV(b, loc, slice);
