@@ -135,6 +135,18 @@ TEST(LayoutTest, BijectionOntoPaddedBatch) {
     }
 }
 
+TEST(LayoutTest, BlockedRowColAtInvertsOffset) {
+  for (int64_t rows : {1, 128, 129, 385})
+    for (int64_t cols = 1; cols <= 9; ++cols)
+      for (int64_t off = 0; off < blockedBatchBytes(rows, cols); ++off) {
+        RowCol<int64_t> rc = blockedRowColAt(off, colBlocks(cols));
+        ASSERT_LT(rc.row, paddedRows(rows));
+        ASSERT_LT(rc.col, paddedCols(cols));
+        ASSERT_EQ(blockedOffset(rc.row, rc.col, cols), off)
+            << "rows=" << rows << " cols=" << cols;
+      }
+}
+
 TEST(LayoutTest, ScalesOfOneRowVector) {
   // rows = 1 (the vector's scales): one atom row block; only lane 0, group 0
   // is used, so column c of block cb sits at cb * 512 + c % 4.

@@ -78,6 +78,14 @@ constexpr RowCol<Int> blockedRowCol(Int rowBlock, Int colBlock, Int inAtom) {
   return {row, col};
 }
 
+/// (row, col) of the scale at byte `offset` of one batch of the blocked
+/// layout of a matrix with `colBlocks` column blocks.
+template <class Int>
+constexpr RowCol<Int> blockedRowColAt(Int offset, int64_t colBlocks) {
+  Int atom = offset / kAtomBytes;
+  return blockedRowCol(atom / colBlocks, atom % colBlocks, offset % kAtomBytes);
+}
+
 /// Byte offset of scale (row, col) inside one batch of the blocked 128x4
 /// layout of a matrix with `cols` scale columns (docs/problem.md section 2).
 inline constexpr int64_t blockedOffset(int64_t row, int64_t col, int64_t cols) {

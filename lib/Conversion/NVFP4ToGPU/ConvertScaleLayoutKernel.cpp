@@ -25,34 +25,6 @@ using namespace mlir;
 using namespace mlir::nvfp4;
 namespace lay = ::nvfp4::layout;
 
-namespace {
-
-/// (row, col) of the scale stored at byte `offset` of one batch of the
-/// blocked layout of a matrix with `cols` scale columns.
-constexpr lay::RowCol<int64_t> blockedRowColAt(int64_t offset, int64_t cols) {
-  int64_t atom = offset / lay::kAtomBytes;
-  return lay::blockedRowCol(atom / lay::colBlocks(cols),
-                            atom % lay::colBlocks(cols),
-                            offset % lay::kAtomBytes);
-}
-
-/// True when blockedRowCol inverts blockedOffset on every byte of a matrix
-/// of two row blocks and `cols` columns.
-constexpr bool invertsBlockedOffset(int64_t cols) {
-  for (int64_t offset = 0; offset < lay::blockedBatchBytes(256, cols);
-       ++offset) {
-    lay::RowCol<int64_t> rc = blockedRowColAt(offset, cols);
-    if (lay::blockedOffset(rc.row, rc.col, cols) != offset)
-      return false;
-  }
-  return true;
-}
-static_assert(invertsBlockedOffset(4) && invertsBlockedOffset(7) &&
-                  invertsBlockedOffset(12),
-              "blockedRowCol must invert layout::blockedOffset");
-
-} // namespace
-
 std::pair<int64_t, int64_t>
 mlir::nvfp4::convertMatrixSize(ConvertScaleLayoutOp op) {
   MemRefType src = op.getSource().getType(), dst = op.getDest().getType();

@@ -1,9 +1,12 @@
 //===- QuantizeKernel.cpp - quantize and dequantize GPU kernels -----------===//
 //
 // A thread takes whole blocks of B values (16 for NVFP4, 32 for MXFP4),
-// consecutive threads on consecutive blocks of a row, so that a warp's
-// 16-byte loads and its stores of codes cover contiguous memory. The
-// arithmetic is the CPU lowering's (QuantizeCodec.h), hence the same bytes.
+// consecutive threads on consecutive scale bytes: blocks of a row with
+// linear scales, 8 rows x 4 blocks a warp with blocked ones (its scale
+// bytes fill 32 contiguous bytes of an atom instead of 4 bytes in each of 8
+// atoms). Either way a warp's 16-byte loads and stores of codes cover whole
+// pieces of its rows. The arithmetic is the CPU lowering's
+// (QuantizeCodec.h), hence the same bytes.
 //
 // quantize: a thread loads its blocks (two of 16-bit NVFP4 values, else
 // one), takes each block's max |x|, writes the scale byte and the B/2 bytes
@@ -319,11 +322,11 @@ void buildQuantizeBody(OpBuilder &b, gpu::GPUFuncOp kernel, QuantizeOp op) {
   bool exact = grid.total() % (kThreads * n) == 0;
   ScalarOps o{b, loc};
 
-  // Thread t of CTA c takes blocks (c n + i) kThreads + t, i < n, so each
-  // load instruction of a warp covers consecutive blocks; every block's
-  // loads are issued before any block's arithmetic. A block past the
-  // grid's end or in the blocked layout's padding loads a real block
-  // (clamped indices) and stores nothing of it.
+  // Thread t of CTA c takes the blocks of scale bytes (c n + i) kThreads +
+  // t, i < n, so each store of scales of a warp covers consecutive bytes;
+  // every block's loads are issued before any block's arithmetic. A block
+  // past the grid's end or in the blocked layout's padding loads a real
+  // block (clamped indices) and stores nothing of it.
   IV tid(b, loc, gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
   IV cta(b, loc, gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
   Value batch = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
@@ -331,7 +334,10 @@ void buildQuantizeBody(OpBuilder &b, gpu::GPUFuncOp kernel, QuantizeOp op) {
   SmallVector<LoadedValues> loaded;
   for (int64_t i = 0; i < n; ++i) {
     IV index = cta * (n * kThreads) + (tid + i * kThreads);
-    IV row = index / grid.cols, col = index % grid.cols;
+    auto [row, col] =
+        op.getLayout() == ScaleLayout::Blocked128x4
+            ? lay::blockedRowColAt(index, lay::colBlocks(cols))
+            : lay::RowCol<IV>{index / grid.cols, index % grid.cols};
     IV loadRow = exact && !padded ? row : vminu(row, s.rows - 1);
     IV loadCol = padded ? vminu(col, cols - 1) : col;
     indices.push_back(index);
