@@ -163,6 +163,8 @@ QUANTIZE = [
     "dequantize:257x80x1:nvfp4:linear:f16",
     "dequantize:1x1056x3:mxfp4:blocked128x4:bf16",
     "dequantize:130x160x1:nvfp4:linear:f32:gs",
+    "dequantize:5x64x2:mxfp4:linear:f16",
+    "dequantize:33x48x2:nvfp4:blocked128x4:f16:gs",
 ]
 
 VARIANTS = [

@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
@@ -45,6 +46,13 @@ mlir::nvfp4::buildDecodeE2M1Pair(OpBuilder &b, Location loc, Value byte) {
       arith::ShRUIOp::create(b, loc, byte,
                              arith::ConstantIntOp::create(b, loc, 4, 8)));
   return {lo, hi};
+}
+
+Value mlir::nvfp4::buildPermute(OpBuilder &b, Location loc, Value lo, Value hi,
+                                Value selector) {
+  return NVVM::PermuteOp::create(
+      b, loc, b.getI32Type(), lo, hi, selector,
+      NVVM::PermuteModeAttr::get(b.getContext(), NVVM::PermuteMode::DEFAULT));
 }
 
 Value mlir::nvfp4::buildTruncF32(OpBuilder &b, Location loc, Value x,

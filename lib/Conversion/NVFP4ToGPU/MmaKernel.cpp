@@ -134,10 +134,8 @@ struct MmaBuilder {
     SmallVector<Value> pairs;
     for (Value bytes : {lowNibbles, highNibbles})
       for (int64_t selector : {kHighBytes01, kHighBytes23})
-        pairs.push_back(asPair(NVVM::PermuteOp::create(
-            b, loc, b.getI32Type(), bytes, o.i32(0), o.i32(selector),
-            NVVM::PermuteModeAttr::get(b.getContext(),
-                                       NVVM::PermuteMode::DEFAULT))));
+        pairs.push_back(
+            asPair(buildPermute(b, loc, bytes, o.i32(0), o.i32(selector))));
     return pairs;
   }
 

@@ -33,16 +33,9 @@ constexpr int64_t kSignBits = 0x88888888, kByteMsbs = 0x80808080;
 constexpr int64_t kMagicBits = 0x4A400000;
 constexpr float kMagicValue = 3145728.0f;
 
-/// prmt: the bytes of (hi:lo) that the selector's nibbles pick.
-Value permute(OpBuilder &b, Location loc, Value lo, Value hi, Value selector) {
-  return NVVM::PermuteOp::create(
-      b, loc, b.getI32Type(), lo, hi, selector,
-      NVVM::PermuteModeAttr::get(b.getContext(), NVVM::PermuteMode::DEFAULT));
-}
-
 Value lookup(OpBuilder &b, Location loc, const DecodeTables &tables,
              Value selector) {
-  return permute(b, loc, tables.words[0], tables.words[1], selector);
+  return buildPermute(b, loc, tables.words[0], tables.words[1], selector);
 }
 
 /// Bytewise x - y for bytes in [0, 127] whose differences stay in int8: the
@@ -216,18 +209,22 @@ SmallVector<Value> decodeCodes(OpBuilder &b, Location loc,
     // Codes 0-3 sit in bytes 0-1 of the word, codes 4-7 in bytes 2-3.
     for (int64_t half = 0; half < 2; ++half) {
       Value selector = half ? o.shr(magnitudes, 16) : magnitudes;
-      Value top = permute(b, loc, tables.words[0], tables.words[1], selector);
-      Value next = permute(b, loc, tables.words[2], tables.words[3], selector);
+      Value top =
+          buildPermute(b, loc, tables.words[0], tables.words[1], selector);
+      Value next =
+          buildPermute(b, loc, tables.words[2], tables.words[3], selector);
       // Byte i of `signs` has code i's sign bit as its top bit: the even
       // codes' from the word shifted by 4, the odd codes' in place.
       int64_t at = 2 * half;
-      Value signs =
-          permute(b, loc, w, shifted,
-                  o.i32((4 + at) | at << 4 | (5 + at) << 8 | (at + 1) << 12));
+      Value signs = buildPermute(
+          b, loc, w, shifted,
+          o.i32((4 + at) | at << 4 | (5 + at) << 8 | (at + 1) << 12));
       top = o.ori(top, o.andi(signs, 0x80808080));
       // (next, top) of codes 0 and 1, then of codes 2 and 3: bf16x2.
-      appendBF16Pair(b, loc, permute(b, loc, next, top, o.i32(0x5140)), values);
-      appendBF16Pair(b, loc, permute(b, loc, next, top, o.i32(0x7362)), values);
+      appendBF16Pair(b, loc, buildPermute(b, loc, next, top, o.i32(0x5140)),
+                     values);
+      appendBF16Pair(b, loc, buildPermute(b, loc, next, top, o.i32(0x7362)),
+                     values);
     }
   }
   return values;
@@ -258,7 +255,7 @@ DecodeTables mlir::nvfp4::buildDecodeTables(OpBuilder &b, Location loc,
   DecodeTables tables;
   for (int64_t word : constants)
     tables.words.push_back(
-        permute(b, loc, thread, o.i32(word), o.i32(kSecondSourceBytes)));
+        buildPermute(b, loc, thread, o.i32(word), o.i32(kSecondSourceBytes)));
   return tables;
 }
 

@@ -30,6 +30,10 @@ Value buildMinNum(OpBuilder &b, Location loc, Value x, Value y);
 /// f32 values of the low and high e2m1 codes of the i8 `byte`.
 std::pair<Value, Value> buildDecodeE2M1Pair(OpBuilder &b, Location loc,
                                             Value byte);
+/// prmt (default mode): the bytes of the pair (hi:lo) that the selector's
+/// four nibbles pick; a nibble's bit 3 replicates the picked byte's sign.
+Value buildPermute(OpBuilder &b, Location loc, Value lo, Value hi,
+                   Value selector);
 /// Rounds the f32 `x` to `type` (f16, bf16: nearest even; f32: itself).
 Value buildTruncF32(OpBuilder &b, Location loc, Value x, Type type);
 /// f32 value of a scale, given as its i8 storage byte.
