@@ -194,7 +194,17 @@ TEST(RunnerConversion, GridMustFitTheShape) {
   // 130 x 6 scales into blocked128x4: 2048 bytes a batch, 8 CTAs of 256.
   EXPECT_EQ(manifestError(conversionText("grid", "[9, 2, 1]")),
             "12:11: \"grid\" [9, 2, 1] and \"block\" [256, 1, 1] do not fit "
-            "the shape: 2048 destination bytes a batch take one thread each");
+            "the shape: 2048 destination bytes a batch take one thread a "
+            "byte");
+  // 130 x 8 scales: a thread a word (layout::conversionBytesPerThread), the
+  // same 2048 bytes in 2 CTAs.
+  std::string words =
+      replaced(conversionText("cols", "8"), "[8, 2, 1]", "[2, 2, 1]");
+  EXPECT_EQ(conversionManifest(words).conversion.cols, 8);
+  EXPECT_EQ(manifestError(replaced(words, "[2, 2, 1]", "[8, 2, 1]")),
+            "12:11: \"grid\" [8, 2, 1] and \"block\" [256, 1, 1] do not fit "
+            "the shape: 2048 destination bytes a batch take one thread a "
+            "word");
   EXPECT_EQ(manifestError(conversionText("grid", "[8, 1, 1]")),
             "12:11: \"grid\" [8, 1, 1] does not fit the shape: y must be l = "
             "2 and z must be 1");

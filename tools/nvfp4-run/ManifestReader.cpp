@@ -519,16 +519,19 @@ std::optional<Manifest> nvfp4::run::parseManifest(const json::Document &doc,
     return std::nullopt;
   }
   if (manifest.isConversion()) {
-    // One thread per destination byte of a batch, in whole blocks.
-    int64_t needed = conversionSizes(manifest.conversion).destBatch;
+    // One thread per destination word (or byte) of a batch, in whole
+    // blocks.
+    int64_t width = layout::conversionBytesPerThread(manifest.conversion.cols);
+    int64_t needed = conversionSizes(manifest.conversion).destBatch / width;
     int64_t threads = int64_t(manifest.grid[0]) * manifest.block[0];
     if (manifest.block[1] != 1 || manifest.block[2] != 1 || threads < needed ||
         threads - needed >= int64_t(manifest.block[0])) {
       reader.failAt(Pointer("/" + std::string(key::Grid)),
                     "\"grid\" " + show(manifest.grid) + " and \"block\" " +
-                        show(manifest.block) +
-                        " do not fit the shape: " + std::to_string(needed) +
-                        " destination bytes a batch take one thread each");
+                        show(manifest.block) + " do not fit the shape: " +
+                        std::to_string(needed * width) +
+                        " destination bytes a batch take one thread a " +
+                        (width == 1 ? "byte" : "word"));
       return std::nullopt;
     }
   }

@@ -143,6 +143,15 @@ CONVERT = [
     "convert:130x5x2:e4m3:blocked128x4:linear",
     "convert:257x33x1:ue8m0:linear:blocked128x4",
     "convert:1x65x3:ue8m0:blocked128x4:linear",
+    "convert:130x6x1:e4m3:linear:blocked128x4",
+    "convert:33x10x2:ue8m0:blocked128x4:linear",
+    # A multiple of 4 columns: a thread a word.
+    "convert:130x8x2:e4m3:linear:blocked128x4",
+    "convert:130x8x2:e4m3:blocked128x4:linear",
+    "convert:257x12x1:ue8m0:linear:blocked128x4",
+    "convert:1x4x3:ue8m0:blocked128x4:linear",
+    "convert:130x8x1:e4m3:blocked128x4:blocked128x4",
+    "convert:3x12x2:e4m3:linear:linear",
 ]
 
 # Quantizers: odd row counts (partial blocked atoms), one to 90 blocks a

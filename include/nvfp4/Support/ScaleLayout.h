@@ -86,6 +86,13 @@ constexpr RowCol<Int> blockedRowColAt(Int offset, int64_t colBlocks) {
   return blockedRowCol(atom / colBlocks, atom % colBlocks, offset % kAtomBytes);
 }
 
+/// Destination bytes a thread of the GPU scale-layout conversion writes:
+/// scales (row, 4 j .. 4 j + 3) are 4 contiguous bytes in either layout,
+/// word-aligned when a row has a multiple of 4 columns; else one byte.
+inline constexpr int64_t conversionBytesPerThread(int64_t cols) {
+  return cols % kAtomCols == 0 ? kAtomCols : 1;
+}
+
 /// Byte offset of scale (row, col) inside one batch of the blocked 128x4
 /// layout of a matrix with `cols` scale columns (docs/problem.md section 2).
 inline constexpr int64_t blockedOffset(int64_t row, int64_t col, int64_t cols) {

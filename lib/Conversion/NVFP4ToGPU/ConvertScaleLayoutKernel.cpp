@@ -1,12 +1,16 @@
 //===- ConvertScaleLayoutKernel.cpp - scale layout conversion kernel ------===//
 //
-// One thread per destination byte: thread i of batch l writes byte i of that
-// batch of `dest`, so a warp's stores are 32 consecutive bytes. The thread
-// finds the scale (row, col) its byte holds, reads it from `source` at
-// buildScaleIndices(from, row, col) and stores it; a byte of a blocked
-// destination whose (row, col) lies outside the matrix is padding and gets
-// zero, so no separate fill is needed. The reads gather (a conversion is a
-// permutation), which costs little: scales are 1/8 of the matrix bytes.
+// One thread per destination word: thread i of batch l writes bytes 4 i to
+// 4 i + 3 of that batch of `dest`, so a warp's stores are 128 consecutive
+// bytes. A word holds scales (row, col .. col + 3) of one row with col a
+// multiple of 4 in either layout, so with a multiple of 4 columns it is one
+// aligned word of the source too; other matrices take a thread a byte. The
+// thread finds the scale (row, col) its first byte holds, reads the piece
+// from `source` at buildScaleIndices(from, row, col) and stores it; a piece
+// of a blocked destination whose (row, col) lies outside the matrix is
+// padding and gets zero, so no separate fill is needed. The reads gather (a
+// conversion is a permutation), which costs little: scales are 1/8 of the
+// matrix bytes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +24,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::nvfp4;
@@ -36,6 +41,10 @@ mlir::nvfp4::convertMatrixSize(ConvertScaleLayoutOp op) {
           src.getDimSize(2) * lay::kAtomCols};
 }
 
+int64_t mlir::nvfp4::convertBytesPerThread(ConvertScaleLayoutOp op) {
+  return lay::conversionBytesPerThread(convertMatrixSize(op).second);
+}
+
 FailureOr<ConvertLaunch>
 mlir::nvfp4::resolveConvertLaunch(ConvertScaleLayoutOp op) {
   for (Value v : {op.getSource(), op.getDest()}) {
@@ -47,12 +56,38 @@ mlir::nvfp4::resolveConvertLaunch(ConvertScaleLayoutOp op) {
   MemRefType dst = op.getDest().getType();
   int64_t batchBytes = dst.getNumElements() / dst.getDimSize(0);
   ConvertLaunch launch;
-  launch.gridX = lay::ceilDiv(batchBytes, kConvertThreads);
+  launch.gridX =
+      lay::ceilDiv(batchBytes / convertBytesPerThread(op), kConvertThreads);
   launch.gridY = dst.getDimSize(0);
   if (failed(checkGridSize(op, launch.gridX, launch.gridY)))
     return failure();
   return launch;
 }
+
+namespace {
+
+/// `width` consecutive scale bytes of an f8 memref at `indices`, as
+/// vector<width x i8> (a byte vector: ue8m0 has no zero to select).
+Value loadScaleBytes(OpBuilder &b, Location loc, Value memref,
+                     ValueRange indices, int64_t width) {
+  Type f8 = cast<MemRefType>(memref.getType()).getElementType();
+  Value v = vector::LoadOp::create(b, loc, VectorType::get({width}, f8), memref,
+                                   indices, /*nontemporal=*/false,
+                                   llvm::MaybeAlign(width));
+  return vector::BitCastOp::create(b, loc,
+                                   VectorType::get({width}, b.getI8Type()), v);
+}
+
+void storeScaleBytes(OpBuilder &b, Location loc, Value bytes, Value memref,
+                     ValueRange indices, int64_t width) {
+  Type f8 = cast<MemRefType>(memref.getType()).getElementType();
+  Value v =
+      vector::BitCastOp::create(b, loc, VectorType::get({width}, f8), bytes);
+  vector::StoreOp::create(b, loc, v, memref, indices, /*nontemporal=*/false,
+                          llvm::MaybeAlign(width));
+}
+
+} // namespace
 
 void mlir::nvfp4::buildConvertScaleLayoutKernelBody(OpBuilder &b,
                                                     gpu::GPUFuncOp kernel,
@@ -65,30 +100,32 @@ void mlir::nvfp4::buildConvertScaleLayoutKernelBody(OpBuilder &b,
   MemRefType dstType = op.getDest().getType();
   auto [rows, cols] = convertMatrixSize(op);
   int64_t batchBytes = dstType.getNumElements() / dstType.getDimSize(0);
+  int64_t width = convertBytesPerThread(op);
 
   IV tid(b, loc, gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
   IV cta(b, loc, gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
   Value batch = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-  // Byte of this batch of dest the thread writes.
-  IV byte = cta * kConvertThreads + tid;
+  // First byte of this batch of dest the thread writes.
+  IV byte = (cta * kConvertThreads + tid) * width;
 
   // The last CTA of a batch runs past the end unless the batch is a whole
   // number of CTAs (always the case for a blocked destination).
-  if (batchBytes % kConvertThreads != 0) {
+  if (batchBytes % (kConvertThreads * width) != 0) {
     auto inBounds = scf::IfOp::create(b, loc, vult(byte, batchBytes), false);
     b.setInsertionPointToStart(inBounds.thenBlock());
   }
 
   SmallVector<Value> dstIndices;
-  Value bits;
+  Value bytes;
   if (op.getTo() == ScaleLayout::Linear) {
     // dest[batch, row, col], read from wherever `from` keeps it.
     Value row = byte / cols, col = byte % cols;
     dstIndices = {batch, row, col};
-    bits = buildLoadScaleBits(b, loc, src,
-                              buildScaleIndices(b, loc, op.getFrom(),
-                                                /*isVector=*/false, batch, row,
-                                                col));
+    bytes =
+        loadScaleBytes(b, loc, src,
+                       buildScaleIndices(b, loc, op.getFrom(),
+                                         /*isVector=*/false, batch, row, col),
+                       width);
   } else {
     // dest[batch, rowBlock, colBlock, inAtom], read from its (row, col).
     int64_t colBlocks = dstType.getDimSize(2);
@@ -98,22 +135,25 @@ void mlir::nvfp4::buildConvertScaleLayoutKernelBody(OpBuilder &b,
     dstIndices = {batch, rowBlock, colBlock, inAtom};
     if (op.getFrom() == ScaleLayout::Blocked128x4) {
       // Same layout: a copy, padding included.
-      bits = buildLoadScaleBits(b, loc, src, dstIndices);
+      bytes = loadScaleBytes(b, loc, src, dstIndices, width);
     } else {
       lay::RowCol<IV> rc = lay::blockedRowCol(rowBlock, colBlock, inAtom);
-      // Padding reads an in-bounds scale (no branch) and stores zero.
+      // Padding reads an in-bounds piece (no branch) and stores zero.
       Value inside =
           arith::AndIOp::create(b, loc, vult(rc.row, rows), vult(rc.col, cols));
-      Value scale = buildLoadScaleBits(
+      Value scales = loadScaleBytes(
           b, loc, src,
           buildScaleIndices(b, loc, ScaleLayout::Linear, /*isVector=*/false,
                             batch, vminu(rc.row, rows - 1),
-                            vminu(rc.col, cols - 1)));
-      Value zero = arith::ConstantIntOp::create(b, loc, 0, 8);
-      bits = arith::SelectOp::create(b, loc, inside, scale, zero);
+                            vminu(rc.col, cols - width)),
+          width);
+      auto type = VectorType::get({width}, b.getI8Type());
+      Value zero = arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(type, b.getI8IntegerAttr(0)));
+      bytes = arith::SelectOp::create(b, loc, inside, scales, zero);
     }
   }
-  buildStoreScaleBits(b, loc, bits, dst, dstIndices);
+  storeScaleBytes(b, loc, bytes, dst, dstIndices, width);
   b.setInsertionPointToEnd(&entry);
   gpu::ReturnOp::create(b, loc);
 }

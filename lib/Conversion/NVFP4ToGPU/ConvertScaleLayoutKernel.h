@@ -2,8 +2,8 @@
 //-*-===//
 //
 // The GPU kernel of nvfp4.convert_scale_layout: one thread per destination
-// byte, so consecutive threads write consecutive bytes and the padding of a
-// blocked destination is zeroed by the same launch.
+// word (or byte), so consecutive threads write consecutive bytes and the
+// padding of a blocked destination is zeroed by the same launch.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NVFP4_LIB_CONVERSION_NVFP4TOGPU_CONVERTSCALELAYOUTKERNEL_H
@@ -18,9 +18,12 @@ namespace mlir::nvfp4 {
 /// Threads of one CTA of the conversion kernel.
 inline constexpr int64_t kConvertThreads = 256;
 
+/// Destination bytes a thread writes (layout::conversionBytesPerThread).
+int64_t convertBytesPerThread(ConvertScaleLayoutOp op);
+
 /// Launch geometry of the conversion of `op`: a CTA covers kConvertThreads
-/// consecutive bytes of one batch of the destination; grid = (CTAs a batch,
-/// L, 1).
+/// consecutive pieces of convertBytesPerThread bytes of one batch of the
+/// destination; grid = (CTAs a batch, L, 1).
 struct ConvertLaunch {
   int64_t gridX, gridY;
   int64_t threads() const { return kConvertThreads; }

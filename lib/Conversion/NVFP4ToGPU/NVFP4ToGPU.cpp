@@ -106,20 +106,25 @@ DictionaryAttr launchInfo(OpBuilder &b, ConvertScaleLayoutOp op, StringRef name,
   std::string element;
   llvm::raw_string_ostream os(element);
   os << op.getDest().getType().getElementType();
+  namespace schema = ::nvfp4::manifest;
+  namespace key = schema::key;
   NamedAttrList attrs;
-  attrs.append("kernel", b.getStringAttr(name));
-  attrs.append("chip", b.getStringAttr(chip));
-  attrs.append("op", b.getStringAttr("convert_scale_layout"));
-  attrs.append("rows", b.getI64IntegerAttr(rows));
-  attrs.append("cols", b.getI64IntegerAttr(cols));
-  attrs.append("l", b.getI64IntegerAttr(launch.gridY));
-  attrs.append("from", b.getStringAttr(stringifyScaleLayout(op.getFrom())));
-  attrs.append("to", b.getStringAttr(stringifyScaleLayout(op.getTo())));
-  attrs.append("element", b.getStringAttr(element));
-  attrs.append("grid", b.getI64ArrayAttr({launch.gridX, launch.gridY, 1}));
-  attrs.append("block", b.getI64ArrayAttr({launch.threads(), 1, 1}));
-  attrs.append("shared_bytes", b.getI64IntegerAttr(0));
-  attrs.append("params", b.getStrArrayAttr({"source", "dest"}));
+  attrs.append(key::Kernel, b.getStringAttr(name));
+  attrs.append(key::Chip, b.getStringAttr(chip));
+  attrs.append(key::Op,
+               b.getStringAttr(schema::name(schema::Op::ConvertScaleLayout)));
+  attrs.append(key::Rows, b.getI64IntegerAttr(rows));
+  attrs.append(key::Cols, b.getI64IntegerAttr(cols));
+  attrs.append(key::L, b.getI64IntegerAttr(launch.gridY));
+  attrs.append(key::From, b.getStringAttr(stringifyScaleLayout(op.getFrom())));
+  attrs.append(key::To, b.getStringAttr(stringifyScaleLayout(op.getTo())));
+  attrs.append(key::Element, b.getStringAttr(element));
+  attrs.append(key::Grid, b.getI64ArrayAttr({launch.gridX, launch.gridY, 1}));
+  attrs.append(key::Block, b.getI64ArrayAttr({launch.threads(), 1, 1}));
+  attrs.append(key::SharedBytes, b.getI64IntegerAttr(0));
+  attrs.append(key::Params,
+               b.getStrArrayAttr({schema::name(schema::Param::Source),
+                                  schema::name(schema::Param::Dest)}));
   return attrs.getDictionary(b.getContext());
 }
 

@@ -1,6 +1,7 @@
 // convert-nvfp4-to-gpu on nvfp4.convert_scale_layout: one kernel a conversion,
-// one thread per destination byte (so a blocked destination's padding is
-// written as zero by the same launch), and modules mixing it with gemv.
+// one thread per destination byte, or per word of 4 columns when a row has a
+// multiple of 4 (so a blocked destination's padding is written as zero by
+// the same launch), and modules mixing it with gemv.
 //
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="chip=sm_90a" \
 // RUN:   | FileCheck %s --implicit-check-not=nvfp4.convert_scale_layout \
@@ -77,9 +78,10 @@ func.func @convert_then_gemv(%sfa: memref<1x256x8xf8E4M3FN>,
 // CHECK-LABEL: func.func @same_layout(
 // CHECK: gpu.launch_func @nvfp4_convert_scale_layout_5x3x1_linear_to_linear_f8E4M3FN::
 // CHECK-SAME: grid = [1, 1, 1]
-// Both sides blocked: rows and cols are the padded sizes.
+// Both sides blocked: rows and cols are the padded sizes; 1024 bytes a
+// batch in words, one CTA.
 // CHECK: gpu.launch_func @nvfp4_convert_scale_layout_128x8x3_blocked128x4_to_blocked128x4_f8E4M3FN::
-// CHECK-SAME: cols = 8 : i64, {{.*}}grid = [4, 3, 1], {{.*}}rows = 128 : i64
+// CHECK-SAME: cols = 8 : i64, {{.*}}grid = [1, 3, 1], {{.*}}rows = 128 : i64
 
 // In program order: the conversions, the gemv reading their results, and
 // the repeated conversion under a new name.
@@ -130,11 +132,11 @@ func.func @convert_then_gemv(%sfa: memref<1x256x8xf8E4M3FN>,
 // Padding reads a clamped, in-bounds scale and stores zero instead.
 // CHECK: %[[R:.*]] = arith.minui %[[ROW]], %c199
 // CHECK: %[[C:.*]] = arith.minui %[[COL]], %c6
-// CHECK: %[[V:.*]] = memref.load %[[SRC]][%[[L]], %[[R]], %[[C]]] : memref<2x200x7xf8E4M3FN>
-// CHECK: %[[BITS:.*]] = arith.bitcast %[[V]] : f8E4M3FN to i8
-// CHECK: %[[SEL:.*]] = arith.select %[[IN]], %[[BITS]], %c0_i8 : i8
-// CHECK: %[[OUT:.*]] = arith.bitcast %[[SEL]] : i8 to f8E4M3FN
-// CHECK: memref.store %[[OUT]], %[[DST]][%[[L]], %[[RB]], %[[CB]], %[[E]]] : memref<2x2x2x512xf8E4M3FN>
+// CHECK: %[[V:.*]] = vector.load %[[SRC]][%[[L]], %[[R]], %[[C]]] {alignment = 1 : i64} : memref<2x200x7xf8E4M3FN>, vector<1xf8E4M3FN>
+// CHECK: %[[BITS:.*]] = vector.bitcast %[[V]] : vector<1xf8E4M3FN> to vector<1xi8>
+// CHECK: %[[SEL:.*]] = arith.select %[[IN]], %[[BITS]], %{{.*}} : vector<1xi8>
+// CHECK: %[[OUT:.*]] = vector.bitcast %[[SEL]] : vector<1xi8> to vector<1xf8E4M3FN>
+// CHECK: vector.store %[[OUT]], %[[DST]][%[[L]], %[[RB]], %[[CB]], %[[E]]] {alignment = 1 : i64} : memref<2x2x2x512xf8E4M3FN>, vector<1xf8E4M3FN>
 // CHECK-NEXT: gpu.return
 
 // blocked -> linear: thread `byte` writes dest[l, row, col] and reads the
@@ -161,8 +163,8 @@ func.func @convert_then_gemv(%sfa: memref<1x256x8xf8E4M3FN>,
 // CHECK: %[[E:.*]] = arith.addi %[[IN0]], %[[C4]]
 // CHECK: %[[RB:.*]] = arith.divui %[[ROW]], %c128
 // CHECK: %[[CB:.*]] = arith.divui %[[COL]], %c4
-// CHECK: %[[V:.*]] = memref.load %[[SRC]][%[[L]], %[[RB]], %[[CB]], %[[E]]] : memref<1x2x2x512xf8E8M0FNU>
-// CHECK: memref.store %{{.*}}, %[[DST]][%[[L]], %[[ROW]], %[[COL]]] : memref<1x200x7xf8E8M0FNU>
+// CHECK: %[[V:.*]] = vector.load %[[SRC]][%[[L]], %[[RB]], %[[CB]], %[[E]]] {{.*}} : memref<1x2x2x512xf8E8M0FNU>, vector<1xf8E8M0FNU>
+// CHECK: vector.store %{{.*}}, %[[DST]][%[[L]], %[[ROW]], %[[COL]]] {{.*}} : memref<1x200x7xf8E8M0FNU>, vector<1xf8E8M0FNU>
 // CHECK-NEXT: }
 // CHECK-NEXT: gpu.return
 
@@ -171,15 +173,23 @@ func.func @convert_then_gemv(%sfa: memref<1x256x8xf8E4M3FN>,
 // CHECK: scf.if
 // CHECK: %[[ROW:.*]] = arith.divui %{{.*}}, %c3
 // CHECK: %[[COL:.*]] = arith.remui %{{.*}}, %c3
-// CHECK: memref.load %{{.*}}[%{{.*}}, %[[ROW]], %[[COL]]]
-// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %[[ROW]], %[[COL]]]
+// CHECK: vector.load %{{.*}}[%{{.*}}, %[[ROW]], %[[COL]]]
+// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %[[ROW]], %[[COL]]]
+// A word a thread: its first byte is 4 (cta * 256 + tid).
 // CHECK-LABEL: gpu.module @nvfp4_convert_scale_layout_128x8x3_blocked128x4_to_blocked128x4_f8E4M3FN
+// CHECK: arith.muli %{{.*}}, %c4
 // CHECK-NOT: scf.if
-// CHECK: memref.load %{{.*}}[%[[L:.*]], %[[RB:.*]], %[[CB:.*]], %[[E:.*]]] : memref<3x1x2x512xf8E4M3FN>
-// CHECK: memref.store %{{.*}}, %{{.*}}[%[[L]], %[[RB]], %[[CB]], %[[E]]] : memref<3x1x2x512xf8E4M3FN>
+// CHECK: vector.load %{{.*}}[%[[L:.*]], %[[RB:.*]], %[[CB:.*]], %[[E:.*]]] {alignment = 4 : i64} : memref<3x1x2x512xf8E4M3FN>, vector<4xf8E4M3FN>
+// CHECK: vector.store %{{.*}}, %{{.*}}[%[[L]], %[[RB]], %[[CB]], %[[E]]] {alignment = 4 : i64} : memref<3x1x2x512xf8E4M3FN>, vector<4xf8E4M3FN>
 
 // The mixed function's kernels, in program order.
+// Words from a linear source: the padding's clamped column is 8 - 4, so
+// the word stays in its row.
 // CHECK-LABEL: gpu.module @nvfp4_convert_scale_layout_256x8x1_linear_to_blocked128x4_f8E4M3FN [
+// CHECK: %[[C:.*]] = arith.minui %{{.*}}, %c4{{.*}} : index
+// CHECK: %[[W:.*]] = vector.load %{{.*}}[%{{.*}}, %{{.*}}, %[[C]]] {alignment = 4 : i64} : memref<1x256x8xf8E4M3FN>, vector<4xf8E4M3FN>
+// CHECK: arith.select %{{.*}} : vector<4xi8>
+// CHECK: vector.store {{.*}} {alignment = 4 : i64} : memref<1x2x2x512xf8E4M3FN>, vector<4xf8E4M3FN>
 // CHECK-LABEL: gpu.module @nvfp4_convert_scale_layout_1x8x1_linear_to_blocked128x4_f8E4M3FN [
 // CHECK-LABEL: gpu.module @nvfp4_gemv_256x128x1_nvfp4_blocked128x4_f32 [
 // CHECK: nvvm.dot.accumulate.4way
