@@ -44,7 +44,7 @@ func.func @convert_and_gemv(%a: memref<1x256x512xi8>,
 // SM90-SAME: assembly = "
 // SM90-SAME: .version 8.8\0A.target sm_90a\0A
 // SM90-SAME: .visible .entry nvfp4_convert_scale_layout_256x64x1_linear_to_blocked128x4_f8E4M3FN(
-// SM90-SAME: st.global.b8
+// SM90-SAME: st.global.b32
 // SM90-NEXT: gpu.binary @nvfp4_gemv_256x1024x1_nvfp4_blocked128x4_f16 [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx88">
 // SM90-SAME: .target sm_90a\0A
 // SM90-SAME: .visible .entry nvfp4_gemv_256x1024x1_nvfp4_blocked128x4_f16(
@@ -117,7 +117,7 @@ func.func @convert_and_gemv(%a: memref<1x256x512xi8>,
 // GEMV-JSON-NEXT:   "version": 4
 // GEMV-JSON-NEXT: }
 
-// 2 x 16 atoms of 512 bytes, one thread a byte, 256 threads a CTA: 64 CTAs.
+// 2 x 16 atoms of 512 bytes, one thread a word, 256 threads a CTA: 16 CTAs.
 // CONVERT-JSON:      {
 // CONVERT-JSON-NEXT:   "block": [
 // CONVERT-JSON-NEXT:     256,
@@ -129,7 +129,7 @@ func.func @convert_and_gemv(%a: memref<1x256x512xi8>,
 // CONVERT-JSON-NEXT:   "element": "f8E4M3FN",
 // CONVERT-JSON-NEXT:   "from": "linear",
 // CONVERT-JSON-NEXT:   "grid": [
-// CONVERT-JSON-NEXT:     64,
+// CONVERT-JSON-NEXT:     16,
 // CONVERT-JSON-NEXT:     1,
 // CONVERT-JSON-NEXT:     1
 // CONVERT-JSON-NEXT:   ],
@@ -163,13 +163,13 @@ func.func @convert_and_gemv(%a: memref<1x256x512xi8>,
 // GEMV-PTX90:      st.global.b16
 // GEMV-PTX90:      ret;
 
-// One byte in, one byte out a thread; 256 threads a CTA.
+// One word of 4 scales in, one out a thread; 256 threads a CTA.
 // CONVERT-PTX:      .target sm_90a
 // CONVERT-PTX-NOT:  .extern
 // CONVERT-PTX:      .visible .entry nvfp4_convert_scale_layout_256x64x1_linear_to_blocked128x4_f8E4M3FN(
 // CONVERT-PTX:      .reqntid 256, 1, 1
-// CONVERT-PTX:      ld.global.b8
-// CONVERT-PTX:      st.global.b8
+// CONVERT-PTX:      ld.global.b32
+// CONVERT-PTX:      st.global.b32
 // CONVERT-PTX-NOT:  st.global
 
 // PREFIX-JSON: "chip": "sm_100a",

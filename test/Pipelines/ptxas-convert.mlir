@@ -1,6 +1,7 @@
 // The scale-layout conversion kernels of the benchmark shapes' scales (K/16
 // columns for NVFP4, K/32 for MXFP4), in both directions, assembled by ptxas
-// for both chips: accepted, no spills, one byte loaded and stored a thread.
+// for both chips: accepted, no spills, one word of 4 scales loaded and
+// stored a thread (every shape here has a multiple of 4 columns).
 //
 // REQUIRES: ptxas
 // RUN: rm -rf %t
@@ -42,7 +43,7 @@ func.func @sfb_2048x4_mxfp4(%lin: memref<4x1x64xf8E8M0FNU>,
 // PTXAS-DAG: Function properties for nvfp4_convert_scale_layout_1x64x4_linear_to_blocked128x4_f8E8M0FNU{{[[:space:]]+}}0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
 // PTX: .reqntid 256, 1, 1
-// PTX-COUNT-1: ld.global.b8
+// PTX-COUNT-1: ld.global.b32
 // PTX-NOT: ld.global
-// PTX: st.global.b8
+// PTX: st.global.b32
 // PTX-NOT: st.global

@@ -41,7 +41,8 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
   let description = [{
     Outlines each nvfp4 op (static shapes) into a `gpu.func` kernel in its
     own `gpu.module` and replaces the op by a `gpu.launch_func`; a layout
-    conversion is one thread per destination byte, padding included; a
+    conversion is one thread per destination word (per byte where a row's
+    scale columns are no multiple of 4), padding included; a
     quantize one thread per block of values (a two-level one first launches
     the reduction of its global scale), a dequantize one thread per 32
     bytes of output, with the CPU lowering's arithmetic (the same bytes). Each launch carries an

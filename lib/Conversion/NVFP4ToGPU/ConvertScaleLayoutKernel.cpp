@@ -109,7 +109,8 @@ void mlir::nvfp4::buildConvertScaleLayoutKernelBody(OpBuilder &b,
   IV byte = (cta * kConvertThreads + tid) * width;
 
   // The last CTA of a batch runs past the end unless the batch is a whole
-  // number of CTAs (always the case for a blocked destination).
+  // number of CTAs (a blocked destination always is a byte a thread, and a
+  // word a thread when it has an even number of 512-byte atoms).
   if (batchBytes % (kConvertThreads * width) != 0) {
     auto inBounds = scf::IfOp::create(b, loc, vult(byte, batchBytes), false);
     b.setInsertionPointToStart(inBounds.thenBlock());
