@@ -9,6 +9,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::nvfp4;
@@ -125,6 +126,26 @@ Value mlir::nvfp4::buildLoadScaleBits(OpBuilder &b, Location loc, Value memref,
                                       ValueRange indices) {
   Value v = memref::LoadOp::create(b, loc, memref, indices);
   return arith::BitcastOp::create(b, loc, b.getI8Type(), v);
+}
+
+Value mlir::nvfp4::buildLoadScaleBytes(OpBuilder &b, Location loc, Value memref,
+                                       ValueRange indices, int64_t width) {
+  Type f8 = cast<MemRefType>(memref.getType()).getElementType();
+  Value v = vector::LoadOp::create(b, loc, VectorType::get({width}, f8), memref,
+                                   indices, /*nontemporal=*/false,
+                                   llvm::MaybeAlign(width));
+  return vector::BitCastOp::create(b, loc,
+                                   VectorType::get({width}, b.getI8Type()), v);
+}
+
+void mlir::nvfp4::buildStoreScaleBytes(OpBuilder &b, Location loc, Value bytes,
+                                       Value memref, ValueRange indices,
+                                       int64_t width) {
+  Type f8 = cast<MemRefType>(memref.getType()).getElementType();
+  Value v =
+      vector::BitCastOp::create(b, loc, VectorType::get({width}, f8), bytes);
+  vector::StoreOp::create(b, loc, v, memref, indices, /*nontemporal=*/false,
+                          llvm::MaybeAlign(width));
 }
 
 void mlir::nvfp4::buildStoreScaleBits(OpBuilder &b, Location loc, Value bits,

@@ -64,31 +64,6 @@ mlir::nvfp4::resolveConvertLaunch(ConvertScaleLayoutOp op) {
   return launch;
 }
 
-namespace {
-
-/// `width` consecutive scale bytes of an f8 memref at `indices`, as
-/// vector<width x i8> (a byte vector: ue8m0 has no zero to select).
-Value loadScaleBytes(OpBuilder &b, Location loc, Value memref,
-                     ValueRange indices, int64_t width) {
-  Type f8 = cast<MemRefType>(memref.getType()).getElementType();
-  Value v = vector::LoadOp::create(b, loc, VectorType::get({width}, f8), memref,
-                                   indices, /*nontemporal=*/false,
-                                   llvm::MaybeAlign(width));
-  return vector::BitCastOp::create(b, loc,
-                                   VectorType::get({width}, b.getI8Type()), v);
-}
-
-void storeScaleBytes(OpBuilder &b, Location loc, Value bytes, Value memref,
-                     ValueRange indices, int64_t width) {
-  Type f8 = cast<MemRefType>(memref.getType()).getElementType();
-  Value v =
-      vector::BitCastOp::create(b, loc, VectorType::get({width}, f8), bytes);
-  vector::StoreOp::create(b, loc, v, memref, indices, /*nontemporal=*/false,
-                          llvm::MaybeAlign(width));
-}
-
-} // namespace
-
 void mlir::nvfp4::buildConvertScaleLayoutKernelBody(OpBuilder &b,
                                                     gpu::GPUFuncOp kernel,
                                                     ConvertScaleLayoutOp op) {
@@ -122,11 +97,11 @@ void mlir::nvfp4::buildConvertScaleLayoutKernelBody(OpBuilder &b,
     // dest[batch, row, col], read from wherever `from` keeps it.
     Value row = byte / cols, col = byte % cols;
     dstIndices = {batch, row, col};
-    bytes =
-        loadScaleBytes(b, loc, src,
-                       buildScaleIndices(b, loc, op.getFrom(),
-                                         /*isVector=*/false, batch, row, col),
-                       width);
+    bytes = buildLoadScaleBytes(b, loc, src,
+                                buildScaleIndices(b, loc, op.getFrom(),
+                                                  /*isVector=*/false, batch,
+                                                  row, col),
+                                width);
   } else {
     // dest[batch, rowBlock, colBlock, inAtom], read from its (row, col).
     int64_t colBlocks = dstType.getDimSize(2);
@@ -136,13 +111,13 @@ void mlir::nvfp4::buildConvertScaleLayoutKernelBody(OpBuilder &b,
     dstIndices = {batch, rowBlock, colBlock, inAtom};
     if (op.getFrom() == ScaleLayout::Blocked128x4) {
       // Same layout: a copy, padding included.
-      bytes = loadScaleBytes(b, loc, src, dstIndices, width);
+      bytes = buildLoadScaleBytes(b, loc, src, dstIndices, width);
     } else {
       lay::RowCol<IV> rc = lay::blockedRowCol(rowBlock, colBlock, inAtom);
       // Padding reads an in-bounds piece (no branch) and stores zero.
       Value inside =
           arith::AndIOp::create(b, loc, vult(rc.row, rows), vult(rc.col, cols));
-      Value scales = loadScaleBytes(
+      Value scales = buildLoadScaleBytes(
           b, loc, src,
           buildScaleIndices(b, loc, ScaleLayout::Linear, /*isVector=*/false,
                             batch, vminu(rc.row, rows - 1),
@@ -154,7 +129,7 @@ void mlir::nvfp4::buildConvertScaleLayoutKernelBody(OpBuilder &b,
       bytes = arith::SelectOp::create(b, loc, inside, scales, zero);
     }
   }
-  storeScaleBytes(b, loc, bytes, dst, dstIndices, width);
+  buildStoreScaleBytes(b, loc, bytes, dst, dstIndices, width);
   b.setInsertionPointToEnd(&entry);
   gpu::ReturnOp::create(b, loc);
 }

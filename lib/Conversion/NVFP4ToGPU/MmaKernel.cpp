@@ -212,13 +212,11 @@ struct MmaBuilder {
                        ArrayRef<Value> cols, bool paired) {
     auto bytesType = VectorType::get({2}, b.getI8Type());
     if (paired) {
-      SmallVector<Value> indices = buildScaleIndices(
-          b, loc, op.getLayout(), isVector, batch, row, cols[0]);
-      Type f8 = cast<MemRefType>(scales.getType()).getElementType();
-      Value v = vector::LoadOp::create(b, loc, VectorType::get({2}, f8), scales,
-                                       indices, /*nontemporal=*/false,
-                                       llvm::MaybeAlign(2));
-      return arith::BitcastOp::create(b, loc, bytesType, v);
+      return buildLoadScaleBytes(b, loc, scales,
+                                 buildScaleIndices(b, loc, op.getLayout(),
+                                                   isVector, batch, row,
+                                                   cols[0]),
+                                 2);
     }
     SmallVector<Value> bits;
     for (Value col : cols)

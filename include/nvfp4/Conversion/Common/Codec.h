@@ -49,6 +49,13 @@ Value buildEncodeUE8M0ForE2M1(OpBuilder &b, Location loc, Value amax);
 /// Reads the storage byte of an f8 memref element as i8.
 Value buildLoadScaleBits(OpBuilder &b, Location loc, Value memref,
                          ValueRange indices);
+/// Reads `width` consecutive f8 elements (aligned to `width` bytes) as
+/// vector<width x i8>: bytes, since ue8m0 has no zero to select.
+Value buildLoadScaleBytes(OpBuilder &b, Location loc, Value memref,
+                          ValueRange indices, int64_t width);
+/// Stores vector<width x i8> `bytes` into `width` consecutive f8 elements.
+void buildStoreScaleBytes(OpBuilder &b, Location loc, Value bytes, Value memref,
+                          ValueRange indices, int64_t width);
 /// Stores the i8 `bits` into an f8 memref element.
 void buildStoreScaleBits(OpBuilder &b, Location loc, Value bits, Value memref,
                          ValueRange indices);
