@@ -139,14 +139,22 @@ TEST(ReferenceDequantizeInputs, SizesLayoutAndGlobalScale) {
                                    rows, cols, l),
                 in.scales);
     }
-  for (uint64_t seed = 0; seed < 20; ++seed) {
+  // Mostly 2688 / amax with amax in [2^-12, 2^12), sometimes anywhere.
+  int realistic = 0, tiny = 0, huge = 0, negative = 0;
+  for (uint64_t seed = 0; seed < 200; ++seed) {
     float gs = generateDequantizeInputs(ScaleFormat::NVFP4, ScaleLayout::Linear,
                                         true, 1, 16, 1, seed)
                    .globalScale;
-    // 2688 / amax with amax in [2^-12, 2^12).
-    EXPECT_GT(gs, 2688.0f / 4096.0f) << seed;
-    EXPECT_LE(gs, 2688.0f * 4096.0f) << seed;
+    EXPECT_TRUE(std::isfinite(gs)) << seed;
+    realistic += gs > 2688.0f / 4096.0f && gs <= 2688.0f * 4096.0f;
+    tiny += std::fabs(gs) < 0x1p-100f;
+    huge += std::fabs(gs) > 0x1p100f;
+    negative += gs < 0;
   }
+  EXPECT_GE(realistic, 120);
+  EXPECT_GT(tiny, 0);
+  EXPECT_GT(huge, 0);
+  EXPECT_GT(negative, 0);
 }
 
 TEST(ReferenceDequantizeInputs, EveryCodeAndArbitraryScales) {

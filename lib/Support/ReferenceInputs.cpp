@@ -433,7 +433,14 @@ DequantizeInputs ref::generateDequantizeInputs(ScaleFormat format,
   }
   in.scales = convertScaleLayout(ScaleLayout::Linear, layout, linear.data(),
                                  rows, cols, l);
-  if (twoLevel)
+  // Mostly a realistic global scale, 2688 / amax with amax in [2^-12,
+  // 2^12); one in four anywhere in f32's range, either sign, subnormals
+  // included, where the quotients by it under- and overflow.
+  if (twoLevel && uniformBelow(rng, 4) == 0)
+    in.globalScale = (uniformBelow(rng, 2) ? -1.0f : 1.0f) *
+                     std::ldexp(unitFloat(rng),
+                                static_cast<int>(uniformBelow(rng, 277)) - 149);
+  else if (twoLevel)
     in.globalScale =
         2688.0f / std::ldexp(unitFloat(rng),
                              static_cast<int>(uniformBelow(rng, 24)) - 12);

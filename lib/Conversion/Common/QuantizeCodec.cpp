@@ -3,6 +3,7 @@
 #include "nvfp4/Conversion/Common/QuantizeCodec.h"
 #include "nvfp4/Conversion/Common/Codec.h"
 #include "nvfp4/Conversion/Common/ScalarOps.h"
+#include "nvfp4/Support/Formats.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -247,4 +248,52 @@ Value mlir::nvfp4::buildDequantizeValue(OpBuilder &b, Location loc, Value value,
   if (gs)
     x = buildDivideOnce(b, loc, x, gs, outType);
   return buildTruncF32(b, loc, x, outType);
+}
+
+SmallVector<Value> mlir::nvfp4::buildDequantizeMagnitudes(OpBuilder &b,
+                                                          Location loc,
+                                                          Value scale, Value gs,
+                                                          Type outType) {
+  ScalarOps o{b, loc};
+  auto eachByItself = [&] {
+    SmallVector<Value> values;
+    for (uint8_t code = 0; code < 8; ++code)
+      values.push_back(buildDequantizeValue(
+          b, loc, o.f32(float(::nvfp4::formats::decodeE2M1(code))), scale, gs,
+          outType));
+    return values;
+  };
+  if (!gs)
+    return eachByItself();
+  // The magnitudes are 0, 2^j (j = -1..2) and 3 2^j (j = -1..1): with q1 =
+  // s / gs and q3 = 3 s / gs rounded once (3 s is exact), m s / gs rounds as
+  // q1 or q3 times a power of two does, while those products are normal
+  // f32s, which |q1| from 2^-100 below 2^97 ensures (0 q1 is then the signed
+  // zero 0 s / gs is). Two divisions instead of seven; other quotients (a
+  // zero or NaN scale among them) take the values' own arithmetic.
+  Value q1 = buildDivideOnce(b, loc, scale, gs, outType);
+  Value q3 = buildDivideOnce(
+      b, loc, arith::MulFOp::create(b, loc, scale, o.f32(3.0f)), gs, outType);
+  Value absQ1 = o.absf(q1);
+  Value normal = arith::AndIOp::create(
+      b, loc, o.cmpf(arith::CmpFPredicate::OGE, absQ1, o.f32(0x1p-100f)),
+      o.cmpf(arith::CmpFPredicate::OLT, absQ1, o.f32(0x1p97f)));
+  SmallVector<Type> types(8, outType);
+  auto ifNormal =
+      scf::IfOp::create(b, loc, types, normal, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifNormal.thenBlock());
+  // Code c is (q1 or q3) times 2^j: {q, 2^j} for c = 0..7.
+  const std::pair<int, float> terms[8] = {{1, 0.0f}, {1, 0.5f}, {1, 1.0f},
+                                          {3, 0.5f}, {1, 2.0f}, {3, 1.0f},
+                                          {1, 4.0f}, {3, 2.0f}};
+  SmallVector<Value> scaled;
+  for (auto [q, power] : terms)
+    scaled.push_back(buildTruncF32(
+        b, loc, arith::MulFOp::create(b, loc, q == 1 ? q1 : q3, o.f32(power)),
+        outType));
+  scf::YieldOp::create(b, loc, scaled);
+  b.setInsertionPointToStart(ifNormal.elseBlock());
+  scf::YieldOp::create(b, loc, eachByItself());
+  return SmallVector<Value>(ifNormal.getResults());
 }

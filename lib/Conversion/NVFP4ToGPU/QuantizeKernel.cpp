@@ -623,28 +623,25 @@ int64_t valuesPerThread(Type outType) {
 
 /// A thread's 16-bit outputs, two an i32 in memory order, from its i32
 /// words of codes by lookup. All of a thread's codes share one scale, so
-/// the results of the eight magnitudes are computed once, each by a value's
-/// own arithmetic (buildDequantizeValue), and laid out as planes of low and
-/// high bytes; a code's two bytes are then picked by prmt and its sign
-/// flipped by xor: -v s / gs is -(v s / gs) under rounding to nearest or to
-/// odd, and a NaN stays NaN. About 2.5 instructions a value besides the
+/// the results of the eight magnitudes are computed once
+/// (buildDequantizeMagnitudes: with gs, two divisions), and laid out as
+/// planes of low and high bytes; a code's two bytes are then picked by prmt and
+/// its sign flipped by xor: -v s / gs is -(v s / gs) under rounding to nearest
+/// or to odd, and a NaN stays NaN. About 2.5 instructions a value besides the
 /// table, where a value's own arithmetic takes about 19 (46 with gs).
 SmallVector<Value> dequantizeByTable(OpBuilder &b, Location loc,
                                      ArrayRef<Value> words, Value scale,
                                      Value gs, Type outType) {
   ScalarOps o{b, loc};
   auto pairType = VectorType::get({2}, outType);
+  SmallVector<Value> entries =
+      buildDequantizeMagnitudes(b, loc, scale, gs, outType);
   SmallVector<Value> entryPairs; // magnitudes (0, 1), (2, 3), (4, 5), (6, 7)
-  for (uint8_t m = 0; m < 8; m += 2) {
-    SmallVector<Value> pair;
-    for (uint8_t code : {m, uint8_t(m + 1)})
-      pair.push_back(buildDequantizeValue(
-          b, loc, o.f32(float(::nvfp4::formats::decodeE2M1(code))), scale, gs,
-          outType));
+  for (int64_t m = 0; m < 8; m += 2)
     entryPairs.push_back(LLVM::BitcastOp::create(
         b, loc, b.getI32Type(),
-        vector::FromElementsOp::create(b, loc, pairType, pair)));
-  }
+        vector::FromElementsOp::create(
+            b, loc, pairType, ValueRange{entries[m], entries[m + 1]})));
   // Byte planes: the low (high) bytes of magnitudes 0-3, then of 4-7.
   Value low[2], high[2];
   for (int64_t h = 0; h < 2; ++h) {

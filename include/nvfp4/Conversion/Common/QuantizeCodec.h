@@ -56,6 +56,11 @@ Value buildKeepMask(OpBuilder &b, Location loc, const BlockQuantizer &q);
 /// `outType` (f32, f16 or bf16).
 Value buildDequantizeValue(OpBuilder &b, Location loc, Value value, Value scale,
                            Value gs, Type outType);
+/// buildDequantizeValue of the eight code magnitudes 0 to 7 with one
+/// `scale`, as a table: with `gs`, by two divisions, not seven.
+SmallVector<Value> buildDequantizeMagnitudes(OpBuilder &b, Location loc,
+                                             Value scale, Value gs,
+                                             Type outType);
 
 } // namespace mlir::nvfp4
 
