@@ -452,8 +452,9 @@ TEST(GemvCostModel, MmaGeometryFillsTheSms) {
   // One tile a warp where it fills the wave (waveFill of the row warps)
   // kMmaOneTileFillGain times as well as two (N <= 8); K across CTAs where
   // the row warps leave SMs idle, as long as a CTA of kMmaWarpsPerSm warps
-  // gets two steps each; then K across a CTA's warps: the SM with the most
-  // row warps (ceil(row warps / SMs)) times the split, at most
+  // gets two steps each, or where two or four CTAs a long row fill the wave
+  // kMmaCtaSplitFillGain times as well; then K across a CTA's warps: the SM
+  // with the most row warps (ceil(row warps / SMs)) times the split, at most
   // kMmaWarpsPerSm (28) with one MMA, 20 with two.
   struct Case {
     GemvShape shape;
@@ -465,10 +466,17 @@ TEST(GemvCostModel, MmaGeometryFillsTheSms) {
            // 256 warps of 16 rows: 2 an SM, 14 slices of 4 steps.
            Case{{4096, 7168, 1, 16}, 8, 2, 1, 14},
            // 224 warps against 448 of one tile: 0.85 of the wave either
-           // way; 2 an SM, 14 slices.
-           Case{{7168, 16384, 1, 16}, 4, 4, 1, 14},
-           // Two MMAs (N > 8): 20 warps an SM, 10 slices.
+           // way; 128 steps: four CTAs a row fill 0.97 of it (896 warps, 7
+           // an SM), 1.14x; 4 slices of 8 steps.
+           Case{{7168, 16384, 1, 16}, 4, 4, 4, 4},
+           // Two MMAs (N > 8): one CTA a row, 20 warps an SM, 10 slices.
            Case{{7168, 16384, 1, 16}, 16, 4, 1, 10},
+           // 168 warps of two tiles fill 0.64 of the wave, 336 of one
+           // 0.85, which two or four CTAs a row raise too little (0.85,
+           // 0.93): one tile, one CTA a row.
+           Case{{5376, 21504, 1, 16}, 8, 2, 1, 9},
+           // 256 warps fill 0.97 already.
+           Case{{8192, 29568, 1, 16}, 8, 4, 1, 14},
            // 1024 warps: 8 an SM, 3 slices.
            Case{{4096, 7168, 8, 16}, 8, 4, 1, 3},
            // 16 steps: two a slice at most 8 slices.
@@ -480,7 +488,8 @@ TEST(GemvCostModel, MmaGeometryFillsTheSms) {
            Case{{5120, 2880, 1, 16}, 16, 4, 1, 10},
            // 320 against 640 warps: 0.81 -> 0.97, 1.20x.
            Case{{10240, 8192, 1, 16}, 4, 2, 1, 5},
-           // 448 against 896: 0.85 -> 0.97, 1.14x: under the gain.
+           // 448 against 896: 0.85 -> 0.97, 1.14x: under the gain; 32
+           // steps are too few for two CTAs a row.
            Case{{14336, 4096, 1, 16}, 8, 4, 1, 7},
            // 21 warps of rows, 155 steps: 2 CTAs of 28 warps a row.
            Case{{333, 19728, 1, 16}, 8, 2, 2, 28},

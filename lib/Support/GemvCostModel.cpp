@@ -303,14 +303,31 @@ GemvGeometry nvfp4::cost::chooseMmaGeometry(const GemvShape &shape,
   int64_t steps = sliceMmaK(shape.k / 2, 1).steps;
   int64_t warpsPerSm =
       vectors > kMmaVectors ? kMmaTwoMmaWarpsPerSm : kMmaWarpsPerSm;
-  if (!g.ctaSplitK)
+  if (!g.ctaSplitK) {
     // Split K across CTAs where the rows leave SMs idle, as far as each
     // CTA's part of a row still gives a CTA of warpsPerSm warps two steps
     // each.
+    int64_t oneCtaWarps = warpsOfRows(g.rowsPerThread);
     g.ctaSplitK = std::clamp<int64_t>(
-        std::min(chip.smCount / warpsOfRows(g.rowsPerThread),
-                 steps / (2 * warpsPerSm)),
-        1, kMaxCtaSplitK);
+        std::min(chip.smCount / oneCtaWarps, steps / (2 * warpsPerSm)), 1,
+        kMaxCtaSplitK);
+    // Or, for long rows that fill the SMs unevenly, where two or four CTAs
+    // a row fill the wave enough better.
+    if (g.ctaSplitK == 1 && oneCtaWarps >= chip.smCount &&
+        vectors <= kMmaVectors) {
+      double enough =
+          kMmaCtaSplitFillGain * waveFill(oneCtaWarps, chip.smCount);
+      double best = 0;
+      for (int64_t split : {2, 4}) {
+        double fill = waveFill(oneCtaWarps * split, chip.smCount);
+        if (steps / split >= kMmaCtaSplitMinSteps && fill >= enough &&
+            fill > best) {
+          g.ctaSplitK = split;
+          best = fill;
+        }
+      }
+    }
+  }
   // Warps a K slice of the grid (a CTA slice of cta-split-k counts as rows).
   int64_t rowWarps = warpsOfRows(g.rowsPerThread) * g.ctaSplitK;
   if (!g.splitK) {

@@ -242,6 +242,17 @@ inline constexpr int64_t kMmaTwoMmaWarpsPerSm = 20;
 /// 1.10x on the geometric mean of the 30 other two-tile ones (0.92-1.39x).
 inline constexpr double kMmaOneTileFillGain = 1.15;
 
+/// Long rows whose warps fill the SMs unevenly (the busiest a warp more
+/// than the rest) split K across two or four CTAs where that fills the wave
+/// (waveFill) kMmaCtaSplitFillGain times as well and leaves each CTA at
+/// least kMmaCtaSplitMinSteps steps of a row; one MMA (N <= 8) only.
+/// Measured (docs/benchmarks.md, "two or four CTAs a long row"): four
+/// CTAs 0.93x on 7168 x 16384 x 1 and 0.92x on 7168 x 18432 x 1 (fill 0.85
+/// -> 0.97, 128 and 144 steps); 1.03-1.13x where the fill stays (8192 x
+/// 29568 x 1) or rows are short (14336 x 4096 x 1, 32 steps).
+inline constexpr double kMmaCtaSplitFillGain = 1.1;
+inline constexpr int64_t kMmaCtaSplitMinSteps = 28;
+
 /// `units` of equal work spread over `sms` SMs: their mean share against
 /// the busiest SM's (1 when every SM gets as many).
 double waveFill(int64_t units, int64_t sms);
