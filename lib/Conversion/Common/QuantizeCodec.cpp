@@ -178,58 +178,76 @@ Value buildDivideToOddInF64(OpBuilder &b, Location loc, Value x, Value gs) {
                                  o.cmpf(arith::CmpFPredicate::OGT, back, q)));
 }
 
-/// x / gs (both f32) as an f32 that rounds to `outType` exactly as the
-/// exact quotient does: for f32 output the quotient rounded to nearest, for
-/// f16 and bf16 rounded to odd (an inexact result gets an odd last bit, so
-/// the later rounding to 11 or 8 bits cannot meet a false tie: f32 has more
-/// than p + 2 bits for either).
-///
-/// Without a division: with r = RN(1 / gs) (one division a kernel, as gs is
-/// the same for every value), q0 = RN(x r) is within an ulp of x / gs, so
-/// its residual x - q0 gs is exact and q = RN(q0 + residual r) is the
-/// quotient rounded to nearest (Markstein); the residual of q then says on
-/// which side of q the exact quotient lies. That holds while nothing
-/// under- or overflows, which 2^-100 <= |q| < 2^100 ensures for the
-/// products of e2m1 values and e4m3 scales; zero x gives x r, the signed
-/// zero or NaN of the division while r is finite. Other quotients (near under-
-/// or overflow, a zero or non-finite gs) take a division: f32 for f32 output,
-/// f64 narrowed to odd for 16-bit output, a branch that data within the
-/// formats' range never takes.
-Value buildDivideOnce(OpBuilder &b, Location loc, Value x, Value gs,
-                      Type outType) {
+/// x / gs (both f32) by r = RN(1 / gs), without a division: q0 = RN(x r)
+/// is within an ulp of x / gs, so its residual x - q0 gs is exact and q =
+/// RN(q0 + residual r) is the quotient rounded to nearest (Markstein); the
+/// residual of q then says on which side of q the exact quotient lies.
+/// `rounded` is q for f32 output and q rounded to odd for f16 and bf16 (an
+/// inexact result gets an odd last bit, so the later rounding to 11 or 8
+/// bits cannot meet a false tie: f32 has more than p + 2 bits for either).
+/// That holds while nothing under- or overflows, which 2^-100 <= |q| <
+/// 2^100 ensures for the products of e2m1 values and e4m3 scales
+/// (fastQuotientHolds); zero x gives x r = q0, the signed zero or NaN of
+/// the division while r is finite.
+struct FastQuotient {
+  Value r, q0, q, rounded;
+};
+
+FastQuotient buildFastQuotient(OpBuilder &b, Location loc, Value x, Value gs,
+                               Type outType) {
   ScalarOps o{b, loc};
   auto fma = [&](Value p, Value q, Value c) {
     return LLVM::FMAOp::create(b, loc, p, q, c).getResult();
   };
   auto neg = [&](Value v) { return arith::NegFOp::create(b, loc, v); };
-  Value r = arith::DivFOp::create(b, loc, o.f32(1.0f), gs);
-  Value q0 = arith::MulFOp::create(b, loc, x, r);
-  Value q = fma(fma(neg(q0), gs, x), r, q0);
-  Value absQ = o.absf(q);
-  Value inRange = arith::AndIOp::create(
-      b, loc, o.cmpf(arith::CmpFPredicate::OGE, absQ, o.f32(0x1p-100f)),
-      o.cmpf(arith::CmpFPredicate::OLT, absQ, o.f32(0x1p100f)));
-  // x r is the signed zero (or NaN) x / gs is unless r overflowed.
-  Value zero = arith::AndIOp::create(
-      b, loc, o.cmpf(arith::CmpFPredicate::OEQ, x, o.f32(0.0f)),
-      o.cmpf(arith::CmpFPredicate::OLT, o.absf(r),
-             o.f32(std::numeric_limits<float>::infinity())));
-  Value fast = arith::OrIOp::create(b, loc, inRange, zero);
-  auto ifFast = scf::IfOp::create(b, loc, TypeRange{b.getF32Type()}, fast,
-                                  /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifFast.thenBlock());
-  Value rounded = q;
+  FastQuotient f;
+  f.r = arith::DivFOp::create(b, loc, o.f32(1.0f), gs);
+  f.q0 = arith::MulFOp::create(b, loc, x, f.r);
+  f.q = fma(fma(neg(f.q0), gs, x), f.r, f.q0);
+  f.rounded = f.q;
   if (!outType.isF32()) {
-    Value residual = fma(neg(q), gs, x);
+    Value residual = fma(neg(f.q), gs, x);
     // q exceeds x / gs when the residual and gs have opposite signs.
     Value above = arith::XOrIOp::create(
         b, loc, o.cmpf(arith::CmpFPredicate::OLT, residual, o.f32(0.0f)),
         o.cmpf(arith::CmpFPredicate::OLT, gs, o.f32(0.0f)));
     Value inexact = o.cmpf(arith::CmpFPredicate::ONE, residual, o.f32(0.0f));
-    rounded = o.asF32(buildRoundToOdd(o, o.asI32(q), inexact, above));
+    f.rounded = o.asF32(buildRoundToOdd(o, o.asI32(f.q), inexact, above));
   }
-  scf::YieldOp::create(b, loc, o.select(zero, q0, rounded));
+  return f;
+}
+
+/// 2^-100 <= |q| < `limit` (at most 2^100): a fast quotient q is right.
+Value fastQuotientHolds(ScalarOps &o, Value q, float limit) {
+  Value absQ = o.absf(q);
+  return arith::AndIOp::create(
+      o.b, o.loc, o.cmpf(arith::CmpFPredicate::OGE, absQ, o.f32(0x1p-100f)),
+      o.cmpf(arith::CmpFPredicate::OLT, absQ, o.f32(limit)));
+}
+
+/// x / gs (both f32) as an f32 that rounds to `outType` exactly as the
+/// exact quotient does: for f32 output the quotient rounded to nearest, for
+/// f16 and bf16 rounded to odd. The fast quotient where it holds (or x is
+/// zero and 1 / gs finite); other quotients (near under- or overflow, a
+/// zero, tiny or non-finite gs) take a division: f32 for f32 output, f64
+/// narrowed to odd for 16-bit output, a branch that data within the
+/// formats' range never takes.
+Value buildDivideOnce(OpBuilder &b, Location loc, Value x, Value gs,
+                      Type outType) {
+  ScalarOps o{b, loc};
+  FastQuotient f = buildFastQuotient(b, loc, x, gs, outType);
+  // x r is the signed zero (or NaN) x / gs is unless r overflowed.
+  Value zero = arith::AndIOp::create(
+      b, loc, o.cmpf(arith::CmpFPredicate::OEQ, x, o.f32(0.0f)),
+      o.cmpf(arith::CmpFPredicate::OLT, o.absf(f.r),
+             o.f32(std::numeric_limits<float>::infinity())));
+  Value fast =
+      arith::OrIOp::create(b, loc, fastQuotientHolds(o, f.q, 0x1p100f), zero);
+  auto ifFast = scf::IfOp::create(b, loc, TypeRange{b.getF32Type()}, fast,
+                                  /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifFast.thenBlock());
+  scf::YieldOp::create(b, loc, o.select(zero, f.q0, f.rounded));
   b.setInsertionPointToStart(ifFast.elseBlock());
   scf::YieldOp::create(b, loc,
                        outType.isF32()
@@ -269,15 +287,13 @@ SmallVector<Value> mlir::nvfp4::buildDequantizeMagnitudes(OpBuilder &b,
   // s / gs and q3 = 3 s / gs rounded once (3 s is exact), m s / gs rounds as
   // q1 or q3 times a power of two does, while those products are normal
   // f32s, which |q1| from 2^-100 below 2^97 ensures (0 q1 is then the signed
-  // zero 0 s / gs is). Two divisions instead of seven; other quotients (a
-  // zero or NaN scale among them) take the values' own arithmetic.
-  Value q1 = buildDivideOnce(b, loc, scale, gs, outType);
-  Value q3 = buildDivideOnce(
+  // zero 0 s / gs is), and their fast quotients hold. Two quotients instead
+  // of seven, one branch; other quotients (a zero or NaN scale among them)
+  // take the values' own arithmetic.
+  FastQuotient q1 = buildFastQuotient(b, loc, scale, gs, outType);
+  FastQuotient q3 = buildFastQuotient(
       b, loc, arith::MulFOp::create(b, loc, scale, o.f32(3.0f)), gs, outType);
-  Value absQ1 = o.absf(q1);
-  Value normal = arith::AndIOp::create(
-      b, loc, o.cmpf(arith::CmpFPredicate::OGE, absQ1, o.f32(0x1p-100f)),
-      o.cmpf(arith::CmpFPredicate::OLT, absQ1, o.f32(0x1p97f)));
+  Value normal = fastQuotientHolds(o, q1.q, 0x1p97f);
   SmallVector<Type> types(8, outType);
   auto ifNormal =
       scf::IfOp::create(b, loc, types, normal, /*withElseRegion=*/true);
@@ -290,7 +306,9 @@ SmallVector<Value> mlir::nvfp4::buildDequantizeMagnitudes(OpBuilder &b,
   SmallVector<Value> scaled;
   for (auto [q, power] : terms)
     scaled.push_back(buildTruncF32(
-        b, loc, arith::MulFOp::create(b, loc, q == 1 ? q1 : q3, o.f32(power)),
+        b, loc,
+        arith::MulFOp::create(b, loc, q == 1 ? q1.rounded : q3.rounded,
+                              o.f32(power)),
         outType));
   scf::YieldOp::create(b, loc, scaled);
   b.setInsertionPointToStart(ifNormal.elseBlock());
