@@ -477,6 +477,9 @@ TEST(GemvCostModel, MmaGeometryFillsTheSms) {
            Case{{5376, 21504, 1, 16}, 8, 2, 1, 9},
            // 256 warps fill 0.97 already.
            Case{{8192, 29568, 1, 16}, 8, 4, 1, 14},
+           // One tile a warp (224 warps, 0.85) keeps one CTA a row: the
+           // split across CTAs was timed at two tiles only.
+           Case{{3584, 14336, 1, 16}, 8, 2, 1, 14},
            // 1024 warps: 8 an SM, 3 slices.
            Case{{4096, 7168, 8, 16}, 8, 4, 1, 3},
            // 16 steps: two a slice at most 8 slices.

@@ -311,10 +311,10 @@ GemvGeometry nvfp4::cost::chooseMmaGeometry(const GemvShape &shape,
     g.ctaSplitK = std::clamp<int64_t>(
         std::min(chip.smCount / oneCtaWarps, steps / (2 * warpsPerSm)), 1,
         kMaxCtaSplitK);
-    // Or, for long rows that fill the SMs unevenly, where two or four CTAs
-    // a row fill the wave enough better.
+    // Or, for long rows of two tiles a warp that fill the SMs unevenly,
+    // where two or four CTAs a row fill the wave enough better.
     if (g.ctaSplitK == 1 && oneCtaWarps >= chip.smCount &&
-        vectors <= kMmaVectors) {
+        g.rowsPerThread == 4 && vectors <= kMmaVectors) {
       double enough =
           kMmaCtaSplitFillGain * waveFill(oneCtaWarps, chip.smCount);
       double best = 0;

@@ -245,7 +245,8 @@ inline constexpr double kMmaOneTileFillGain = 1.15;
 /// Long rows whose warps fill the SMs unevenly (the busiest a warp more
 /// than the rest) split K across two or four CTAs where that fills the wave
 /// (waveFill) kMmaCtaSplitFillGain times as well and leaves each CTA at
-/// least kMmaCtaSplitMinSteps steps of a row; one MMA (N <= 8) only.
+/// least kMmaCtaSplitMinSteps steps of a row; two tiles a warp and one MMA
+/// (N <= 8) only, as timed.
 /// Measured (docs/benchmarks.md, "two or four CTAs a long row"): four
 /// CTAs 0.93x on 7168 x 16384 x 1 and 0.92x on 7168 x 18432 x 1 (fill 0.85
 /// -> 0.97, 128 and 144 steps); 1.03-1.13x where the fill stays (8192 x
