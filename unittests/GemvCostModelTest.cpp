@@ -472,8 +472,7 @@ TEST(GemvCostModel, MmaGeometryFillsTheSms) {
            // Two MMAs (N > 8): one CTA a row, 20 warps an SM, 10 slices.
            Case{{7168, 16384, 1, 16}, 16, 4, 1, 10},
            // 168 warps of two tiles fill 0.64 of the wave, 336 of one
-           // 0.85, which two or four CTAs a row raise too little (0.85,
-           // 0.93): one tile, one CTA a row.
+           // 0.85: one tile, and so one CTA a row.
            Case{{5376, 21504, 1, 16}, 8, 2, 1, 9},
            // 256 warps fill 0.97 already.
            Case{{8192, 29568, 1, 16}, 8, 4, 1, 14},
