@@ -336,10 +336,13 @@ func.func @quantize_mxfp4_blocked(%x: memref<?x?x?xbf16>, %q: memref<?x?x?xi8>,
 // CHECK-NEXT:          %[[NE0:.*]] = arith.negf %[[E0]] : f32
 // CHECK-NEXT:          %[[RES0:.*]] = llvm.intr.fma(%[[NE0]], %[[GSV]], %[[P0]]) : (f32, f32, f32) -> f32
 // CHECK-NEXT:          %[[Q0:.*]] = llvm.intr.fma(%[[RES0]], %[[RCP]], %[[E0]]) : (f32, f32, f32) -> f32
+// CHECK-NEXT:          %[[NQ0:.*]] = arith.negf %[[Q0]] : f32
+// CHECK-NEXT:          llvm.intr.fma(%[[NQ0]], %[[GSV]], %[[P0]]) : (f32, f32, f32) -> f32
+// CHECK:               %[[ODD0:.*]] = arith.bitcast %{{.*}} : i32 to f32
 // CHECK:               %[[R0:.*]] = scf.if %{{.*}} -> (f32) {
-// CHECK-NEXT:            %[[NQ0:.*]] = arith.negf %[[Q0]] : f32
-// CHECK-NEXT:            llvm.intr.fma(%[[NQ0]], %[[GSV]], %[[P0]]) : (f32, f32, f32) -> f32
-// CHECK:               } else {
+// CHECK-NEXT:            %[[SEL0:.*]] = arith.select %{{.*}}, %[[E0]], %[[ODD0]] : f32
+// CHECK-NEXT:            scf.yield %[[SEL0]] : f32
+// CHECK-NEXT:          } else {
 // CHECK-NEXT:            %[[P0W:.*]] = arith.extf %[[P0]] : f32 to f64
 // CHECK-NEXT:            %[[GSW:.*]] = arith.extf %[[GSV]] : f32 to f64
 // CHECK-NEXT:            %[[Q0W:.*]] = arith.divf %[[P0W]], %[[GSW]] : f64
