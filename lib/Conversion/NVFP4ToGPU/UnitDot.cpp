@@ -270,7 +270,7 @@ SmallVector<Value> mlir::nvfp4::buildPrepareUnit(OpBuilder &b, Location loc,
     return prepareCvt(b, loc, words);
   case DecodeMethod::F32:
     return decodeCodes(b, loc, tables, words);
-  case DecodeMethod::Mma: // MmaKernel.cpp has its own decode
+  case DecodeMethod::Mma: // MmaOperands.cpp has its own decode
     break;
   }
   llvm_unreachable("not a CUDA-core decode");
