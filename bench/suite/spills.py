@@ -11,12 +11,17 @@ it, the bytes spilled), then how many budgeted kernels there are, how many
 spill, and how many have a budget at or under (and under) the registers
 ptxas takes without one, with how many of those spill
 (docs/benchmarks.md, item 35).
+
+With --collect DIR, each kernel that spills is also copied (its .ptx and
+.json) into DIR/budget, its build without a budget into DIR/nobudget, and
+SUITE's shapes.txt into DIR: `bench/suite/gpu.sh DIR OUT` then times both.
 """
 import argparse
 import glob
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -35,13 +40,33 @@ def assemble(ptxas, arch, ptx, cubin=os.devnull):
     return int(regs.group(1)), int(spill.group(1)) if spill else 0
 
 
+def collect(args, ptx, other, collected):
+    """Copies a spilling kernel and its build without a budget into
+    --collect's budget/ and nobudget/."""
+    name = os.path.basename(ptx)
+    if name in collected:
+        sys.exit(f'spills.py: two variants hold {name}; --collect needs '
+                 'distinct kernel names')
+    collected.add(name)
+    for source, sub in ((ptx, 'budget'), (other, 'nobudget')):
+        dest = os.path.join(args.collect, sub)
+        os.makedirs(dest, exist_ok=True)
+        for ext in ('.ptx', '.json'):
+            shutil.copy(source[:-len('.ptx')] + ext, dest)
+    shapes = os.path.join(args.suite, 'shapes.txt')
+    if os.path.exists(shapes):
+        shutil.copy(shapes, args.collect)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--ptxas', default='ptxas')
     parser.add_argument('--arch', default='sm_90a')
+    parser.add_argument('--collect', metavar='DIR')
     parser.add_argument('suite')
     parser.add_argument('nobudget')
     args = parser.parse_args()
+    collected = set()
     kernels = sorted(glob.glob(os.path.join(args.suite, '*', '*.ptx')))
     if not kernels:
         sys.exit(f'spills.py: no kernels in {args.suite}')
@@ -60,6 +85,8 @@ def main():
         if spill:
             print(f'{variant}/{name[:-4]}: budget {budget}, '
                   f'{regs} registers ({own} without), {spill} bytes spilled')
+            if args.collect:
+                collect(args, ptx, other, collected)
         if budget <= 0:
             continue
         budgeted += 1

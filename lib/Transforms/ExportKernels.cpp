@@ -58,19 +58,45 @@ LogicalResult writeFile(Location loc, StringRef path, StringRef contents) {
   return emitError(loc) << "cannot write '" << path << "': " << ec.message();
 }
 
-/// The first non-empty line of a file, for quoting a tool's error.
-std::string firstLine(StringRef path) {
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  if (!buffer)
-    return "";
-  StringRef text = (*buffer)->getBuffer();
-  while (!text.empty()) {
+/// The line of a tool's log to quote: its first that names an error or a
+/// fatal one (ptxas -v may report other kernels first), else its first
+/// non-empty one.
+std::string quotedLine(StringRef log) {
+  StringRef first;
+  for (StringRef text = log; !text.empty();) {
     auto [line, rest] = text.split('\n');
-    if (!line.trim().empty())
-      return line.trim().str();
     text = rest;
+    line = line.trim();
+    if (line.contains("error") || line.contains("fatal"))
+      return line.str();
+    if (first.empty())
+      first = line;
   }
-  return "";
+  return first.str();
+}
+
+/// The number that ends where the first `unit` of `text` begins ("72" of
+/// "Used 72 registers" for " registers"), 0 without one.
+int64_t numberBefore(StringRef text, StringRef unit) {
+  size_t at = text.find(unit);
+  if (at == StringRef::npos)
+    return 0;
+  StringRef head = text.take_front(at);
+  StringRef digits =
+      head.take_back(head.size() - head.rtrim("0123456789").size());
+  int64_t n;
+  return digits.getAsInteger(10, n) ? 0 : n;
+}
+
+/// The number right after the first `label` of `text` (".maxnreg 64"), 0
+/// without one.
+int64_t numberAfter(StringRef text, StringRef label) {
+  size_t at = text.find(label);
+  if (at == StringRef::npos)
+    return 0;
+  StringRef rest = text.drop_front(at + label.size());
+  unsigned long long n;
+  return rest.consumeInteger(10, n) ? 0 : int64_t(n);
 }
 
 /// The input file of `module` without a line: errors about the pass's
@@ -219,7 +245,8 @@ struct NVFP4ExportKernelsPass
     }
     if (cubin) {
       auto chip = info.getAs<StringAttr>(schema::key::Chip);
-      if (!chip || failed(assemble(loc, chip.getValue(), ptxPath, cubinPath))) {
+      if (!chip || failed(assemble(loc, chip.getValue(), ptxPath,
+                                   object.getObject().getValue(), cubinPath))) {
         if (!chip)
           emitError(loc) << "nvfp4.launch of '" << base << "' has no chip";
         removePartial(ptxPath);
@@ -321,27 +348,42 @@ struct NVFP4ExportKernelsPass
     return success();
   }
 
-  /// Runs ptxas on one exported kernel; its first error line is quoted.
+  /// Runs ptxas on one exported kernel (its PTX text `ptx`); its first
+  /// error line is quoted. A kernel ptxas spills to local memory is a
+  /// warning: a spill in the K loop can cost more than the registers saved.
   LogicalResult assemble(Location loc, StringRef chip, StringRef ptxPath,
-                         StringRef cubinPath) {
-    SmallString<128> log;
-    if (llvm::sys::fs::createTemporaryFile("nvfp4-ptxas", "log", log))
-      log.clear();
+                         StringRef ptx, StringRef cubinPath) {
+    SmallString<128> logPath;
+    if (llvm::sys::fs::createTemporaryFile("nvfp4-ptxas", "log", logPath))
+      logPath.clear();
     std::string arch = ("-arch=" + chip).str();
-    SmallVector<StringRef> args = {ptxasPath, arch, ptxPath, "-o", cubinPath};
-    std::optional<StringRef> redirects[] = {std::nullopt, StringRef(log),
-                                            StringRef(log)};
+    SmallVector<StringRef> args = {ptxasPath, arch, "-v",
+                                   ptxPath,   "-o", cubinPath};
+    std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logPath),
+                                            StringRef(logPath)};
     std::string message;
     int status = llvm::sys::ExecuteAndWait(
         ptxasPath, args, /*Env=*/std::nullopt,
-        log.empty() ? ArrayRef<std::optional<StringRef>>()
-                    : ArrayRef<std::optional<StringRef>>(redirects),
+        logPath.empty() ? ArrayRef<std::optional<StringRef>>()
+                        : ArrayRef<std::optional<StringRef>>(redirects),
         /*SecondsToWait=*/0, /*MemoryLimit=*/0, &message);
-    std::string output = log.empty() ? "" : firstLine(log);
-    if (!log.empty())
-      llvm::sys::fs::remove(log);
-    if (status == 0)
+    std::string log;
+    if (!logPath.empty()) {
+      if (auto buffer = llvm::MemoryBuffer::getFile(logPath))
+        log = (*buffer)->getBuffer().str();
+      llvm::sys::fs::remove(logPath);
+    }
+    if (status == 0) {
+      if (int64_t spilled = numberBefore(log, " bytes spill stores")) {
+        InFlightDiagnostic warning = emitWarning(loc);
+        warning << "ptxas spills " << spilled << " bytes of '"
+                << llvm::sys::path::filename(ptxPath) << "' to local memory at "
+                << numberBefore(log, " registers") << " registers";
+        if (int64_t budget = numberAfter(ptx, ".maxnreg "))
+          warning << " (.maxnreg " << budget << ")";
+      }
       return success();
+    }
     removePartial(cubinPath);
     InFlightDiagnostic diag = emitError(loc);
     diag << "ptxas failed on '" << ptxPath << "'";
@@ -349,7 +391,7 @@ struct NVFP4ExportKernelsPass
       diag << ": " << message;
     else
       diag << " (exit status " << status << ")";
-    if (!output.empty())
+    if (std::string output = quotedLine(log); !output.empty())
       diag << ": " << output;
     return diag;
   }

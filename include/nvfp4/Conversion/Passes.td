@@ -157,8 +157,9 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
                 "from its buffer's 64-bit base; it needs every buffer under "
                 "1 GiB and neither async-copy-stages nor tma">,
     NVFP4Option<"maxRegisters", "max-registers", "int64_t", "0",
-                "Registers a thread ptxas may take (.maxnreg), in [24, 255]; "
-                "0: the cost model's budget; -1: none">,
+                "Registers a thread ptxas may take (.maxnreg), in [24, 255] "
+                "([28, 255] with decode=mma); 0: the cost model's budget; "
+                "-1: none">,
     NVFP4Option<"vectorInShared", "vector-in-shared", "bool", "false",
                 "Decode b once per CTA into shared memory (dp4a, one "
                 "packed vector; when it fits)">,

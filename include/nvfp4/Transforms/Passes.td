@@ -33,6 +33,10 @@ def NVFP4ExportKernels : Pass<"nvfp4-export-kernels", "::mlir::ModuleOp"> {
     buffers (docs/nvfp4-run.md, "Sequences"). A launch argument that is no
     argument of the function is a located error.
 
+    With `cubin=true`, a kernel that ptxas spills to local memory is a
+    warning naming the bytes, the registers and the kernel's `.maxnreg`
+    (for a GEMV, the `max-registers` option of `convert-nvfp4-to-gpu`).
+
     On success the pass prints one line on stderr naming what it wrote. Any
     failure (a directory that cannot be created, a file that cannot be
     written completely, `ptxas` missing or failing) is one located error;

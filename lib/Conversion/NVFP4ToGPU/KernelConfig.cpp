@@ -164,20 +164,27 @@ static int64_t launchCtas(GemvOp op, const KernelConfig &cfg) {
   return gridX(op, cfg) * op.getA().getType().getDimSize(0);
 }
 
-/// The register budget of max-registers: the one given (24-255), none
-/// for -1, `chosen` (the cost model's) for 0.
+/// The register budget of max-registers: the one given (within what ptxas
+/// assembles: from 24 registers, from 28 for the tensor-core kernel, whose
+/// mma.sync it refuses with fewer; to 255), none for -1, `chosen` (the cost
+/// model's) for 0.
 static FailureOr<int64_t>
 resolveMaxRegisters(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
-                    int64_t chosen) {
+                    DecodeMethod decode, int64_t chosen) {
   int64_t given = options.maxRegisters;
   if (given == 0)
     return chosen;
   if (given == -1)
     return 0;
-  if (given >= 24 && given <= 255)
+  int64_t least = decode == DecodeMethod::Mma ? 28 : 24;
+  if (given >= least && given <= 255)
     return given;
-  return op.emitOpError() << "max-registers must be -1, 0 or in [24, 255], got "
-                          << given;
+  InFlightDiagnostic diag = op.emitOpError()
+                            << "max-registers must be -1, 0 or in [" << least
+                            << ", 255]";
+  if (decode == DecodeMethod::Mma)
+    diag << " with decode=mma (ptxas needs 28 registers for its MMAs)";
+  return diag << ", got " << given;
 }
 
 /// The grid of `cfg` within CUDA's limits.
@@ -244,7 +251,7 @@ static FailureOr<KernelConfig>
 finishConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
              KernelConfig cfg, int64_t suggestedRegisters) {
   FailureOr<int64_t> budget =
-      resolveMaxRegisters(op, options, suggestedRegisters);
+      resolveMaxRegisters(op, options, cfg.decode, suggestedRegisters);
   if (failed(budget))
     return failure();
   cfg.maxRegisters = *budget;

@@ -17,6 +17,16 @@
 // RUN: %python %nvfp4_src_root/scripts/nvfp4_ir.py 256x1024x1 \
 // RUN:   | not nvfp4-opt --convert-nvfp4-to-gpu="chip=sm_90a max-registers=-2" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=RANGE
+// The tensor-core kernel from 28 registers: ptxas cannot fit its MMAs in 24.
+// RUN: %python %nvfp4_src_root/scripts/nvfp4_ir.py 256x1024x1:n8 \
+// RUN:   | not nvfp4-opt --convert-nvfp4-to-gpu="chip=sm_90a max-registers=27" 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=MMA-RANGE
+// RUN: %python %nvfp4_src_root/scripts/nvfp4_ir.py 256x1024x1:n8 \
+// RUN:   | nvfp4-opt --convert-nvfp4-to-gpu="chip=sm_90a max-registers=28" \
+// RUN:   | FileCheck %s --check-prefix=MMA-LEAST
+// RUN: %python %nvfp4_src_root/scripts/nvfp4_ir.py 256x1024x1 \
+// RUN:   | nvfp4-opt --convert-nvfp4-to-gpu="chip=sm_90a max-registers=24" \
+// RUN:   | FileCheck %s --check-prefix=LEAST
 
 // 128 CTAs, one an SM: the budget's ceiling.
 // DEFAULT: gpu.launch_func @nvfp4_gemv_256x1024x2{{.*}}max_registers = 128
@@ -50,3 +60,6 @@
 // MMA: kernel attributes {nvvm.maxnreg = 128 : i32,
 // MMA: kernel attributes {nvvm.maxnreg = 72 : i32,
 // RANGE: error: 'nvfp4.gemv' op max-registers must be -1, 0 or in [24, 255], got -2
+// MMA-RANGE: error: 'nvfp4.gemv' op max-registers must be -1, 0 or in [28, 255] with decode=mma (ptxas needs 28 registers for its MMAs), got 27
+// MMA-LEAST: kernel attributes {nvvm.maxnreg = 28 : i32,
+// LEAST: kernel attributes {nvvm.maxnreg = 24 : i32,
