@@ -490,8 +490,8 @@ TEST(GemvCostModel, MmaGeometryFillsTheSms) {
            Case{{5120, 2880, 1, 16}, 16, 4, 1, 10},
            // 320 against 640 warps: 0.81 -> 0.97, 1.20x.
            Case{{10240, 8192, 1, 16}, 4, 2, 1, 5},
-           // 448 against 896: 0.85 -> 0.97, 1.14x: under the gain; 32
-           // steps are too few for two CTAs a row.
+           // 448 against 896: 0.85 -> 0.97, 1.14x: under the one-tile
+           // gain; 32 steps are too few for two CTAs a row.
            Case{{14336, 4096, 1, 16}, 8, 4, 1, 7},
            // 21 warps of rows, 155 steps: 2 CTAs of 28 warps a row.
            Case{{333, 19728, 1, 16}, 8, 2, 2, 28},

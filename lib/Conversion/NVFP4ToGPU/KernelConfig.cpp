@@ -164,10 +164,14 @@ static int64_t launchCtas(GemvOp op, const KernelConfig &cfg) {
   return gridX(op, cfg) * op.getA().getType().getDimSize(0);
 }
 
-/// The register budget of max-registers: the one given (within what ptxas
-/// assembles: from 24 registers, from 28 for the tensor-core kernel, whose
-/// mma.sync it refuses with fewer; to 255), none for -1, `chosen` (the cost
-/// model's) for 0.
+/// The budgets (.maxnreg) ptxas assembles the kernels in: from 24
+/// registers, from 28 for the tensor-core kernel, whose mma.sync it refuses
+/// with fewer, to 255.
+constexpr int64_t kLeastRegisters = 24, kLeastMmaRegisters = 28,
+                  kMostRegisters = 255;
+
+/// The register budget of max-registers: the one given (within those
+/// bounds), none for -1, `chosen` (the cost model's) for 0.
 static FailureOr<int64_t>
 resolveMaxRegisters(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
                     DecodeMethod decode, int64_t chosen) {
@@ -176,14 +180,16 @@ resolveMaxRegisters(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
     return chosen;
   if (given == -1)
     return 0;
-  int64_t least = decode == DecodeMethod::Mma ? 28 : 24;
-  if (given >= least && given <= 255)
+  bool mma = decode == DecodeMethod::Mma;
+  int64_t least = mma ? kLeastMmaRegisters : kLeastRegisters;
+  if (given >= least && given <= kMostRegisters)
     return given;
   InFlightDiagnostic diag = op.emitOpError()
                             << "max-registers must be -1, 0 or in [" << least
-                            << ", 255]";
-  if (decode == DecodeMethod::Mma)
-    diag << " with decode=mma (ptxas needs 28 registers for its MMAs)";
+                            << ", " << kMostRegisters << "]";
+  if (mma)
+    diag << " with decode=mma (ptxas needs " << kLeastMmaRegisters
+         << " registers for its MMAs)";
   return diag << ", got " << given;
 }
 
