@@ -157,9 +157,11 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
                 "from its buffer's 64-bit base; it needs every buffer under "
                 "1 GiB and neither async-copy-stages nor tma">,
     NVFP4Option<"maxRegisters", "max-registers", "int64_t", "0",
-                "Registers a thread ptxas may take (.maxnreg), in [24, 255] "
-                "([28, 255] with decode=mma); 0: the cost model's budget; "
-                "-1: none">,
+                "Registers a thread of any kernel the pass writes may take "
+                "(.maxnreg), in [24, 255] ([28, 255] for a GEMV with "
+                "decode=mma); 0: each kernel's default (a GEMV's from the "
+                "cost model, 56 for a quantizer of two blocks a thread, "
+                "else none); -1: none">,
     NVFP4Option<"vectorInShared", "vector-in-shared", "bool", "false",
                 "Decode b once per CTA into shared memory (dp4a, one "
                 "packed vector; when it fits)">,

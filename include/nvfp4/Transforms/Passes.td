@@ -35,7 +35,7 @@ def NVFP4ExportKernels : Pass<"nvfp4-export-kernels", "::mlir::ModuleOp"> {
 
     With `cubin=true`, a kernel that ptxas spills to local memory is a
     warning naming the bytes, the registers and the kernel's `.maxnreg`
-    (for a GEMV, the `max-registers` option of `convert-nvfp4-to-gpu`).
+    (the `max-registers` option of `convert-nvfp4-to-gpu`).
 
     On success the pass prints one line on stderr naming what it wrote. Any
     failure (a directory that cannot be created, a file that cannot be

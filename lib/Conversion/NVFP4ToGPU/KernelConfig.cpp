@@ -11,6 +11,9 @@
 #include "nvfp4/Support/ScaleLayout.h"
 #include "nvfp4/Support/TensorMap.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
 #include "llvm/Support/MathExtras.h"
 
 #include <limits>
@@ -170,27 +173,30 @@ static int64_t launchCtas(GemvOp op, const KernelConfig &cfg) {
 constexpr int64_t kLeastRegisters = 24, kLeastMmaRegisters = 28,
                   kMostRegisters = 255;
 
-/// The register budget of max-registers: the one given (within those
-/// bounds), none for -1, `chosen` (the cost model's) for 0.
-static FailureOr<int64_t>
-resolveMaxRegisters(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
-                    DecodeMethod decode, int64_t chosen) {
-  int64_t given = options.maxRegisters;
+FailureOr<int64_t> mlir::nvfp4::resolveMaxRegisters(Operation *op,
+                                                   int64_t given, bool mma,
+                                                   int64_t chosen) {
   if (given == 0)
     return chosen;
   if (given == -1)
     return 0;
-  bool mma = decode == DecodeMethod::Mma;
   int64_t least = mma ? kLeastMmaRegisters : kLeastRegisters;
   if (given >= least && given <= kMostRegisters)
     return given;
-  InFlightDiagnostic diag = op.emitOpError()
+  InFlightDiagnostic diag = op->emitOpError()
                             << "max-registers must be -1, 0 or in [" << least
                             << ", " << kMostRegisters << "]";
   if (mma)
     diag << " with decode=mma (ptxas needs " << kLeastMmaRegisters
          << " registers for its MMAs)";
   return diag << ", got " << given;
+}
+
+void mlir::nvfp4::setMaxRegisters(gpu::GPUFuncOp kernel, int64_t budget) {
+  if (budget)
+    kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                    IntegerAttr::get(IntegerType::get(kernel.getContext(), 32),
+                                     budget));
 }
 
 /// The grid of `cfg` within CUDA's limits.
@@ -257,7 +263,8 @@ static FailureOr<KernelConfig>
 finishConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
              KernelConfig cfg, int64_t suggestedRegisters) {
   FailureOr<int64_t> budget =
-      resolveMaxRegisters(op, options, cfg.decode, suggestedRegisters);
+      resolveMaxRegisters(op, options.maxRegisters,
+                          cfg.decode == DecodeMethod::Mma, suggestedRegisters);
   if (failed(budget))
     return failure();
   cfg.maxRegisters = *budget;

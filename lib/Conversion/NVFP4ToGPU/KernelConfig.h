@@ -10,6 +10,10 @@
 
 #include <string>
 
+namespace mlir::gpu {
+class GPUFuncOp;
+} // namespace mlir::gpu
+
 namespace mlir::nvfp4 {
 
 /// How e2m1 becomes arithmetic; Mma is the tensor-core kernel
@@ -99,6 +103,16 @@ MmaStageLayout mmaStageLayout(GemvOp op, const KernelConfig &cfg);
 int64_t dynamicSharedBytes(GemvOp op, const KernelConfig &cfg);
 
 StringRef stringifyDecodeMethod(DecodeMethod method);
+
+/// The register budget (.maxnreg, 0 for none) of a kernel lowering `op`
+/// under the option max-registers `given`: `chosen` (the lowering's own) for
+/// 0, none for -1, else `given` where ptxas can assemble the kernel in it
+/// (`mma`: the tensor-core kernel's MMAs need more); a located error on
+/// `op` otherwise.
+FailureOr<int64_t> resolveMaxRegisters(Operation *op, int64_t given, bool mma,
+                                       int64_t chosen);
+/// Gives `kernel` the register budget `budget` (none for 0).
+void setMaxRegisters(gpu::GPUFuncOp kernel, int64_t budget);
 
 /// Fails with a located error unless the CUDA-core kernels support `chip`.
 LogicalResult checkChip(Operation *op, StringRef chip);

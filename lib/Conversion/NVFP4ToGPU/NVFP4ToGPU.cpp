@@ -147,9 +147,7 @@ struct GemvLowering : public OpRewritePattern<GemvOp> {
     gpu::GPUFuncOp kernel =
         createGemvKernel(rewriter, module, op, gemvKernelName(op), cfg->chip,
                          cfg->launchThreads());
-    if (cfg->maxRegisters)
-      kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
-                      rewriter.getI32IntegerAttr(cfg->maxRegisters));
+    setMaxRegisters(kernel, cfg->maxRegisters);
     // The CTAs of a row block form one cluster (.reqnctapercluster): any
     // launch of the kernel groups them, with or without launch attributes.
     if (cfg->clusterReduction)
@@ -193,8 +191,9 @@ struct GemvLowering : public OpRewritePattern<GemvOp> {
 /// (ConvertScaleLayoutKernel.cpp).
 struct ConvertScaleLayoutLowering
     : public OpRewritePattern<ConvertScaleLayoutOp> {
-  ConvertScaleLayoutLowering(MLIRContext *ctx, StringRef chip)
-      : OpRewritePattern(ctx), chip(chip.str()) {}
+  ConvertScaleLayoutLowering(MLIRContext *ctx, StringRef chip,
+                             int64_t maxRegisters)
+      : OpRewritePattern(ctx), chip(chip.str()), maxRegisters(maxRegisters) {}
 
   LogicalResult matchAndRewrite(ConvertScaleLayoutOp op,
                                 PatternRewriter &rewriter) const override {
@@ -207,12 +206,15 @@ struct ConvertScaleLayoutLowering
     if (failed(checkGpuSizes(op, sizes)))
       return failure();
     FailureOr<ConvertLaunch> launchDims = resolveConvertLaunch(op);
-    if (failed(launchDims))
+    FailureOr<int64_t> budget =
+        resolveMaxRegisters(op, maxRegisters, /*mma=*/false, /*chosen=*/0);
+    if (failed(launchDims) || failed(budget))
       return failure();
     auto module = op->getParentOfType<ModuleOp>();
     gpu::GPUFuncOp kernel = createBufferKernel(
         rewriter, module, op.getLoc(), kernelName(op), chip,
         {op.getSource(), op.getDest()}, launchDims->threads());
+    setMaxRegisters(kernel, *budget);
     buildConvertScaleLayoutKernelBody(rewriter, kernel, op);
     launchBufferKernel(
         rewriter, op, kernel, launchDims->gridX, launchDims->gridY,
@@ -223,6 +225,7 @@ struct ConvertScaleLayoutLowering
   }
 
   std::string chip;
+  int64_t maxRegisters;
 };
 
 struct ConvertNVFP4ToGPUPass
@@ -293,8 +296,9 @@ void mlir::nvfp4::populateNVFP4ToGPUConversionPatterns(
     RewritePatternSet &patterns, const ConvertNVFP4ToGPUOptions &options,
     std::shared_ptr<const TuningTable> tuning) {
   patterns.add<GemvLowering>(patterns.getContext(), options, std::move(tuning));
-  patterns.add<ConvertScaleLayoutLowering>(patterns.getContext(), options.chip);
-  populateQuantizeToGPUPatterns(patterns, options.chip);
+  patterns.add<ConvertScaleLayoutLowering>(patterns.getContext(), options.chip,
+                                           options.maxRegisters);
+  populateQuantizeToGPUPatterns(patterns, options.chip, options.maxRegisters);
 }
 
 FailureOr<ConvertNVFP4ToGPUOptions> mlir::nvfp4::parseConvertNVFP4ToGPUOptions(

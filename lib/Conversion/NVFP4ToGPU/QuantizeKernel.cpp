@@ -545,8 +545,8 @@ void launchQuantizer(PatternRewriter &rewriter, OpT op, gpu::GPUFuncOp kernel,
 }
 
 struct QuantizeToGPU : public OpRewritePattern<QuantizeOp> {
-  QuantizeToGPU(MLIRContext *ctx, StringRef chip)
-      : OpRewritePattern(ctx), chip(chip.str()) {}
+  QuantizeToGPU(MLIRContext *ctx, StringRef chip, int64_t maxRegisters)
+      : OpRewritePattern(ctx), chip(chip.str()), maxRegisters(maxRegisters) {}
 
   LogicalResult matchAndRewrite(QuantizeOp op,
                                 PatternRewriter &rewriter) const override {
@@ -556,8 +556,13 @@ struct QuantizeToGPU : public OpRewritePattern<QuantizeOp> {
     ValuesShape s = valuesShape(op.getInput());
     QuantizeGrid grid = quantizeGrid(op);
     int64_t gridX = lay::ceilDiv(grid.total(), kThreads * blocksPerThread(op));
-    if (failed(checkGridSize(op, gridX, s.l)))
+    FailureOr<int64_t> budget = resolveMaxRegisters(
+        op, maxRegisters, /*mma=*/false,
+        blocksPerThread(op) == 2 ? kTwoBlockQuantizeMaxRegisters : 0);
+    if (failed(checkGridSize(op, gridX, s.l)) || failed(budget))
       return failure();
+    // The global-scale kernel takes a budget given, none by default.
+    int64_t amaxBudget = maxRegisters ? *budget : 0;
     auto module = op->getParentOfType<ModuleOp>();
     Location loc = op.getLoc();
     Type element = elementType(op.getInput());
@@ -575,6 +580,7 @@ struct QuantizeToGPU : public OpRewritePattern<QuantizeOp> {
           rewriter, module, loc,
           shapeName("nvfp4_quantize_global_scale_") + "_" + typeName(element),
           chip, args, kThreads);
+      setMaxRegisters(kernel, amaxBudget);
       buildGlobalScaleBody(rewriter, kernel, op, amaxGrid);
       NamedAttribute fields[] = {
           b.getNamedAttr(key::Input, b.getStringAttr(typeName(element)))};
@@ -591,10 +597,7 @@ struct QuantizeToGPU : public OpRewritePattern<QuantizeOp> {
                        typeName(element) + (twoLevel ? "_2l" : "");
     gpu::GPUFuncOp kernel =
         createBufferKernel(rewriter, module, loc, name, chip, args, kThreads);
-    if (blocksPerThread(op) == 2)
-      kernel->setAttr(
-          NVVM::NVVMDialect::getMaxnregAttrName(),
-          rewriter.getI32IntegerAttr(kTwoBlockQuantizeMaxRegisters));
+    setMaxRegisters(kernel, *budget);
     buildQuantizeBody(rewriter, kernel, op);
     launchQuantizer(rewriter, op, kernel, chip, schema::Op::Quantize, gridX,
                     args);
@@ -603,6 +606,7 @@ struct QuantizeToGPU : public OpRewritePattern<QuantizeOp> {
   }
 
   std::string chip;
+  int64_t maxRegisters;
 };
 
 //===----------------------------------------------------------------------===//
@@ -744,8 +748,8 @@ void buildDequantizeBody(OpBuilder &b, gpu::GPUFuncOp kernel, DequantizeOp op) {
 }
 
 struct DequantizeToGPU : public OpRewritePattern<DequantizeOp> {
-  DequantizeToGPU(MLIRContext *ctx, StringRef chip)
-      : OpRewritePattern(ctx), chip(chip.str()) {}
+  DequantizeToGPU(MLIRContext *ctx, StringRef chip, int64_t maxRegisters)
+      : OpRewritePattern(ctx), chip(chip.str()), maxRegisters(maxRegisters) {}
 
   LogicalResult matchAndRewrite(DequantizeOp op,
                                 PatternRewriter &rewriter) const override {
@@ -755,7 +759,9 @@ struct DequantizeToGPU : public OpRewritePattern<DequantizeOp> {
     ValuesShape s = valuesShape(op.getOutput());
     int64_t gridX = lay::ceilDiv(
         s.rows * s.k / valuesPerThread(elementType(op.getOutput())), kThreads);
-    if (failed(checkGridSize(op, gridX, s.l)))
+    FailureOr<int64_t> budget =
+        resolveMaxRegisters(op, maxRegisters, /*mma=*/false, /*chosen=*/0);
+    if (failed(checkGridSize(op, gridX, s.l)) || failed(budget))
       return failure();
     bool twoLevel = op.getGlobalScale() != nullptr;
     Type outType = elementType(op.getOutput());
@@ -769,6 +775,7 @@ struct DequantizeToGPU : public OpRewritePattern<DequantizeOp> {
     gpu::GPUFuncOp kernel =
         createBufferKernel(rewriter, op->getParentOfType<ModuleOp>(),
                            op.getLoc(), name, chip, args, kThreads);
+    setMaxRegisters(kernel, *budget);
     buildDequantizeBody(rewriter, kernel, op);
     launchQuantizer(rewriter, op, kernel, chip, schema::Op::Dequantize, gridX,
                     args);
@@ -777,11 +784,14 @@ struct DequantizeToGPU : public OpRewritePattern<DequantizeOp> {
   }
 
   std::string chip;
+  int64_t maxRegisters;
 };
 
 } // namespace
 
 void mlir::nvfp4::populateQuantizeToGPUPatterns(RewritePatternSet &patterns,
-                                                StringRef chip) {
-  patterns.add<QuantizeToGPU, DequantizeToGPU>(patterns.getContext(), chip);
+                                                StringRef chip,
+                                                int64_t maxRegisters) {
+  patterns.add<QuantizeToGPU, DequantizeToGPU>(patterns.getContext(), chip,
+                                               maxRegisters);
 }

@@ -13,9 +13,9 @@
 namespace mlir::nvfp4 {
 
 /// The patterns lowering nvfp4.quantize and nvfp4.dequantize to kernels for
-/// `chip`.
-void populateQuantizeToGPUPatterns(RewritePatternSet &patterns,
-                                   StringRef chip);
+/// `chip`, under the option max-registers `maxRegisters`.
+void populateQuantizeToGPUPatterns(RewritePatternSet &patterns, StringRef chip,
+                                   int64_t maxRegisters);
 
 } // namespace mlir::nvfp4
 
