@@ -283,6 +283,19 @@ TEST(GemvCostModel, RegisterBudgetKeepsTheGridResident) {
   EXPECT_EQ(chooseRegisterBudget(132 * 5, 128, 1, 8, h200()), 96);
 }
 
+TEST(GemvCostModel, MmaRegisterBudgetLeavesTwoMmasRoom) {
+  // 1002 CTAs of 128 threads, 8 an SM: 64 registers, the resident grid's
+  // for up to eight vectors; none for more (two MMAs need 96).
+  EXPECT_EQ(chooseMmaRegisterBudget(1002, 128, 8, h200()), 64);
+  EXPECT_EQ(chooseMmaRegisterBudget(1002, 128, 1, h200()), 64);
+  EXPECT_EQ(chooseMmaRegisterBudget(1002, 128, 9, h200()), 0);
+  EXPECT_EQ(chooseMmaRegisterBudget(1002, 128, 16, h200()), 0);
+  // 96 and more stand for two MMAs; no resident grid stays none.
+  EXPECT_EQ(chooseMmaRegisterBudget(132 * 5, 128, 16, h200()), 96);
+  EXPECT_EQ(chooseMmaRegisterBudget(36, 128, 16, h200()), 128);
+  EXPECT_EQ(chooseMmaRegisterBudget(132 * 17, 128, 16, h200()), 0);
+}
+
 TEST(GemvCostModel, UnresidentGridsBudgetOnlyShortSlices) {
   // 5376 x 4096 x 1: 1344 CTAs whose 4 warps split K into 16-byte loads:
   // no budget keeps them resident, the split still gets the wave budget;

@@ -235,6 +235,14 @@ int64_t nvfp4::cost::chooseRegisterBudget(int64_t ctas, int64_t ctaThreads,
   return shortSlices ? targets.waveRegisterBudget : 0;
 }
 
+int64_t nvfp4::cost::chooseMmaRegisterBudget(int64_t ctas, int64_t ctaThreads,
+                                             int64_t vectors,
+                                             const ChipInfo &chip,
+                                             const Targets &targets) {
+  int64_t budget = residentGridBudget(ctas, ctaThreads, chip, targets);
+  return vectors > kMmaVectors && budget < kMmaTwoMmaLeastBudget ? 0 : budget;
+}
+
 bool nvfp4::cost::preferNarrowIndex(const GemvShape &shape,
                                     const Targets &targets) {
   return shape.l * shape.m * (shape.k / 2) >= targets.minNarrowIndexBytes;

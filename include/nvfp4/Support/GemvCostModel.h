@@ -233,6 +233,23 @@ constexpr int64_t mmaWarpRows(int64_t rowsPerThread) {
 inline constexpr int64_t kMmaWarpsPerSm = 28;
 inline constexpr int64_t kMmaTwoMmaWarpsPerSm = 20;
 
+/// The least register budget the tensor-core kernel takes with two MMAs
+/// (9-16 vectors): below it, none. Its sixteen vectors' sums and operands
+/// need 86-128 registers (ptxas alone); held to the 64 of a many-CTA
+/// resident grid it spills 88-168 bytes a thread. Measured
+/// (docs/benchmarks.md, "Register budgets that spill ..., timed"): none
+/// instead of 64 took 0.68 (sixteen packed) and 0.83 (sixteen bf16) of the
+/// time on 128256 x 4096 x 1; with one MMA the 64 won (none 0.96-1.09x),
+/// and so did 96 with two where it spills 8-16 bytes (none 1.12-1.33x).
+inline constexpr int64_t kMmaTwoMmaLeastBudget = 96;
+
+/// The tensor-core kernel's register budget for `vectors` vectors: the
+/// resident grid's (residentGridBudget), none where two MMAs would get
+/// less than kMmaTwoMmaLeastBudget.
+int64_t chooseMmaRegisterBudget(int64_t ctas, int64_t ctaThreads,
+                                int64_t vectors, const ChipInfo &chip,
+                                const Targets &targets = Targets());
+
 /// How much better one 16-row tile a warp must fill the grid's wave
 /// (waveFill of the row warps) than two for the tensor-core kernel to take
 /// one: a warp of one tile decodes b for half the rows, about 1.15x the

@@ -416,10 +416,11 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
   cfg.asyncCopyStages = *stages;
   // The resident grid's budget, as for the CUDA-core kernel (0.85 of the
   // time on 7168 x 16384 x 1, 0.98-1.01 on the other four problem shapes:
-  // docs/benchmarks.md, item 34).
-  return finishConfig(
-      op, options, cfg,
-      cost::residentGridBudget(launchCtas(op, cfg), cfg.launchThreads(), chip));
+  // docs/benchmarks.md, item 34), unless too small for two MMAs.
+  return finishConfig(op, options, cfg,
+                      cost::chooseMmaRegisterBudget(launchCtas(op, cfg),
+                                                    cfg.launchThreads(),
+                                                    op.getNumVectors(), chip));
 }
 
 FailureOr<KernelConfig>

@@ -14,6 +14,9 @@
 // RUN: %python %nvfp4_src_root/scripts/nvfp4_ir.py 256x1024x1:n8 7168x16384x1:n8 \
 // RUN:   | nvfp4-opt --convert-nvfp4-to-gpu="chip=sm_90a" \
 // RUN:   | FileCheck %s --check-prefix=MMA
+// RUN: %python %nvfp4_src_root/scripts/nvfp4_ir.py 128256x4096x1:n8 128256x4096x1:n16 128256x4096x1:n16:vbf16 \
+// RUN:   | nvfp4-opt --convert-nvfp4-to-gpu="chip=sm_90a" \
+// RUN:   | FileCheck %s --check-prefix=MMA-TWO
 // RUN: %python %nvfp4_src_root/scripts/nvfp4_ir.py 256x1024x1 \
 // RUN:   | not nvfp4-opt --convert-nvfp4-to-gpu="chip=sm_90a max-registers=-2" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=RANGE
@@ -59,6 +62,13 @@
 // MMA: gpu.launch_func @nvfp4_gemv_7168x16384x1_n8{{.*}}decode = "mma"{{.*}}max_registers = 72
 // MMA: kernel attributes {nvvm.maxnreg = 128 : i32,
 // MMA: kernel attributes {nvvm.maxnreg = 72 : i32,
+// 1002 CTAs of 128 threads, 8 an SM: 64 registers, enough for one MMA of
+// eight vectors, not for two of sixteen (cost::kMmaTwoMmaLeastBudget): none.
+// MMA-TWO: gpu.launch_func @nvfp4_gemv_128256x4096x1_n8{{.*}}decode = "mma"{{.*}}max_registers = 64
+// MMA-TWO: gpu.launch_func @nvfp4_gemv_128256x4096x1_n16{{.*}}decode = "mma"{{.*}}max_registers = 0
+// MMA-TWO: gpu.launch_func @nvfp4_gemv_128256x4096x1_n16_vbf16{{.*}}decode = "mma"{{.*}}max_registers = 0
+// MMA-TWO: kernel attributes {nvvm.maxnreg = 64 : i32,
+// MMA-TWO-NOT: nvvm.maxnreg
 // RANGE: error: 'nvfp4.gemv' op max-registers must be -1, 0 or in [24, 255], got -2
 // MMA-RANGE: error: 'nvfp4.gemv' op max-registers must be -1, 0 or in [28, 255] with decode=mma (ptxas needs 28 registers for its MMAs), got 27
 // MMA-LEAST: kernel attributes {nvvm.maxnreg = 28 : i32,
