@@ -236,11 +236,11 @@ inline constexpr int64_t kMmaTwoMmaWarpsPerSm = 20;
 /// The least register budget the tensor-core kernel takes with two MMAs
 /// (9-16 vectors): below it, none. Its sixteen vectors' sums and operands
 /// need 86-128 registers (ptxas alone); held to the 64 of a many-CTA
-/// resident grid it spills 88-168 bytes a thread. Measured
+/// resident grid, ptxas spills 124-208 bytes of them. Measured
 /// (docs/benchmarks.md, "Register budgets that spill ..., timed"): none
 /// instead of 64 took 0.68 (sixteen packed) and 0.83 (sixteen bf16) of the
-/// time on 128256 x 4096 x 1; with one MMA the 64 won (none 0.96-1.09x),
-/// and so did 96 with two where it spills 8-16 bytes (none 1.12-1.33x).
+/// time on 128256 x 4096 x 1; with one MMA none took 0.96-1.09x of 64's
+/// time, with two and 96 (8-16 bytes spilled) 0.94-1.33x.
 inline constexpr int64_t kMmaTwoMmaLeastBudget = 96;
 
 /// The tensor-core kernel's register budget for `vectors` vectors: the
