@@ -1,4 +1,4 @@
-//===- KernelConfig.h - tunables of the CUDA-core GEMV kernel ---*- C++ -*-===//
+//===- KernelConfig.h - tunables of the GEMV kernels ------------*- C++ -*-===//
 
 #ifndef NVFP4_LIB_CONVERSION_NVFP4TOGPU_KERNELCONFIG_H
 #define NVFP4_LIB_CONVERSION_NVFP4TOGPU_KERNELCONFIG_H
