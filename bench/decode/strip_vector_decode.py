@@ -17,9 +17,15 @@ REG = re.compile(r"%r[sd]?\d+")
 
 
 def main(src, dst):
-    lines = open(src).read().split("\n")
-    load = next(i for i, l in enumerate(lines)
-                if re.match(r"\s+ld\.global\.v4\.b32\s", l))
+    try:
+        lines = open(src).read().split("\n")
+    except OSError as e:
+        sys.exit(f"{src}: {e.strerror}")
+    load = next((i for i, l in enumerate(lines)
+                 if re.match(r"\s+ld\.global\.v4\.b32\s", l)), None)
+    if load is None:
+        sys.exit(f"{src}: no vector load (ld.global.v4.b32): not a "
+                 "tensor-core GEMV of packed vectors")
     words = REG.findall(lines[load].split("[")[0])
     tainted = set(words)
     keep, b_regs = [], []
@@ -55,7 +61,10 @@ def main(src, dst):
     defs = [f"\tand.b32 \t{r}, {words[k % len(words)]}, 0x3C003C00;"
             for k, r in enumerate(dict.fromkeys(b_regs))]
     keep[first_mma:first_mma] = defs
-    open(dst, "w").write("\n".join(lines[:load + 1] + keep))
+    try:
+        open(dst, "w").write("\n".join(lines[:load + 1] + keep))
+    except OSError as e:
+        sys.exit(f"{dst}: {e.strerror}")
 
 
 if __name__ == "__main__":
