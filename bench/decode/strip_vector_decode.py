@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
-"""Removes the decode of the right-hand vectors from tensor-core GEMV PTX.
+"""Removes part of the decode from tensor-core GEMV PTX.
 
-    bench/decode/strip_vector_decode.py IN.ptx OUT.ptx
+    bench/decode/strip_vector_decode.py [--a-scales] IN.ptx OUT.ptx
 
-A probe of what the vectors' decode costs, not a kernel: every instruction
-that depends on the words of the loop's vector load (`ld.global.v4.b32`)
-goes, and each register the MMAs take as their B operand becomes one
-`and.b32` of a loaded word (finite f16 values, wrong sums). Time the result
-with nvfp4-run's tolerances opened (--rtol 1e30 --atol 1e30). The vectors'
-scale chain is left dead, so ptxas drops it and its load as well.
+A probe of what the decode costs, not a kernel: wrong sums, to be timed
+with nvfp4-run's tolerances opened (--rtol 1e30 --atol 1e30). By default
+every instruction that depends on the words of the loop's vector load
+(`ld.global.v4.b32`) goes, and each register the MMAs take as their B
+operand becomes one `and.b32` of a loaded word (finite f16 values); the
+vectors' scale chain is left dead, so ptxas drops it and its load as well.
+With --a-scales only a's scale multiplies go (each `mul.rn.f16x2` of a
+`prmt` result outside b's decode becomes a `mov`): what moving the scale
+out of a's decode could bring.
 """
 import re
 import sys
@@ -16,7 +19,7 @@ import sys
 REG = re.compile(r"%r[sd]?\d+")
 
 
-def main(src, dst):
+def main(src, dst, a_scales):
     try:
         lines = open(src).read().split("\n")
     except OSError as e:
@@ -58,16 +61,41 @@ def main(src, dst):
         i += 1
     if first_mma is None or not b_regs:
         sys.exit(f"{src}: no MMA takes the vector load's words")
-    defs = [f"\tand.b32 \t{r}, {words[k % len(words)]}, 0x3C003C00;"
-            for k, r in enumerate(dict.fromkeys(b_regs))]
-    keep[first_mma:first_mma] = defs
+    if a_scales:
+        out = strip_a_scales(lines, tainted)
+        if out == lines:
+            sys.exit(f"{src}: no scale multiply of a's operands")
+    else:
+        defs = [f"\tand.b32 \t{r}, {words[k % len(words)]}, 0x3C003C00;"
+                for k, r in enumerate(dict.fromkeys(b_regs))]
+        keep[first_mma:first_mma] = defs
+        out = lines[:load + 1] + keep
     try:
-        open(dst, "w").write("\n".join(lines[:load + 1] + keep))
+        open(dst, "w").write("\n".join(out))
     except OSError as e:
         sys.exit(f"{dst}: {e.strerror}")
 
 
+def strip_a_scales(lines, b_decode):
+    """`lines` with each f16 multiply of a `prmt` result outside
+    `b_decode` (the registers b's decode defines) turned into a copy."""
+    prmts = {REG.findall(l)[0] for l in lines
+             if re.match(r"\s+prmt\.b32\s", l)} - b_decode
+    out = []
+    for line in lines:
+        m = re.match(r"(\s+)mul\.rn\.f16x2\s+(%r\d+), (%r\d+), (%r\d+);",
+                     line)
+        operand = m and next((r for r in m.group(3, 4) if r in prmts), None)
+        out.append(f"{m.group(1)}mov.b32 \t{m.group(2)}, {operand};"
+                   if operand else line)
+    return out
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    args = sys.argv[1:]
+    a_scales = args[:1] == ["--a-scales"]
+    if a_scales:
+        args = args[1:]
+    if len(args) != 2:
         sys.exit(__doc__.strip().split("\n")[2].strip())
-    main(sys.argv[1], sys.argv[2])
+    main(args[0], args[1], a_scales)
