@@ -240,7 +240,8 @@ int64_t nvfp4::cost::chooseMmaRegisterBudget(int64_t ctas, int64_t ctaThreads,
                                              const ChipInfo &chip,
                                              const Targets &targets) {
   int64_t budget = residentGridBudget(ctas, ctaThreads, chip, targets);
-  return vectors > kMmaVectors && budget < kMmaTwoMmaLeastBudget ? 0 : budget;
+  return mmasPerChunk(vectors) == 2 && budget < kMmaTwoMmaLeastBudget ? 0
+                                                                      : budget;
 }
 
 bool nvfp4::cost::preferNarrowIndex(const GemvShape &shape,
@@ -303,14 +304,14 @@ GemvGeometry nvfp4::cost::chooseMmaGeometry(const GemvShape &shape,
     int64_t twoTiles = warpsOfRows(4) * ctaSlices;
     bool oneTileFills = waveFill(warpsOfRows(2) * ctaSlices, chip.smCount) >=
                         kMmaOneTileFillGain * waveFill(twoTiles, chip.smCount);
-    g.rowsPerThread =
-        vectors > kMmaVectors || (twoTiles >= chip.smCount && !oneTileFills)
-            ? 4
-            : 2;
+    g.rowsPerThread = mmasPerChunk(vectors) == 2 ||
+                              (twoTiles >= chip.smCount && !oneTileFills)
+                          ? 4
+                          : 2;
   }
   int64_t steps = sliceMmaK(shape.k / 2, 1).steps;
   int64_t warpsPerSm =
-      vectors > kMmaVectors ? kMmaTwoMmaWarpsPerSm : kMmaWarpsPerSm;
+      mmasPerChunk(vectors) == 2 ? kMmaTwoMmaWarpsPerSm : kMmaWarpsPerSm;
   if (!g.ctaSplitK) {
     // Split K across CTAs where the rows leave SMs idle, as far as each
     // CTA's part of a row still gives a CTA of warpsPerSm warps two steps
@@ -322,7 +323,7 @@ GemvGeometry nvfp4::cost::chooseMmaGeometry(const GemvShape &shape,
     // Or, for long rows of two tiles a warp that fill the SMs unevenly,
     // where two or four CTAs a row fill the wave enough better.
     if (g.ctaSplitK == 1 && oneCtaWarps >= chip.smCount &&
-        g.rowsPerThread == 4 && vectors <= kMmaVectors) {
+        g.rowsPerThread == 4 && mmasPerChunk(vectors) == 1) {
       double enough =
           kMmaCtaSplitFillGain * waveFill(oneCtaWarps, chip.smCount);
       double best = 0;

@@ -217,6 +217,10 @@ inline constexpr int64_t kMmaBytesPerLoad = 16;
 inline constexpr int64_t kMmaStepBytes = kMmaLanesPerRow * kMmaBytesPerLoad;
 /// Vectors one MMA (m16n8k16) takes: N = 9..16 take two.
 inline constexpr int64_t kMmaVectors = 8;
+/// MMAs a K chunk of the tensor-core kernel takes for `vectors` vectors.
+constexpr int64_t mmasPerChunk(int64_t vectors) {
+  return vectors > kMmaVectors ? 2 : 1;
+}
 /// Rows one warp of the tensor-core kernel owns: its quads are 8 row
 /// groups of `rowsPerThread` rows (rows-per-thread / 2 tiles of 16).
 constexpr int64_t mmaWarpRows(int64_t rowsPerThread) {

@@ -649,7 +649,7 @@ int64_t mlir::nvfp4::sharedMemoryBytes(GemvOp op, const KernelConfig &cfg) {
 
 MmaStageLayout mlir::nvfp4::mmaStageLayout(GemvOp op, const KernelConfig &cfg) {
   int64_t aRows = cfg.rowsPerThread;
-  int64_t halves = op.getNumVectors() > ::nvfp4::cost::kMmaVectors ? 2 : 1;
+  int64_t halves = ::nvfp4::cost::mmasPerChunk(op.getNumVectors());
   MmaStageLayout layout;
   // Packed b: one 16-byte chunk and one scale word a half; 16-bit b: its
   // chunk's 32 values, four slots, and no scales.

@@ -59,7 +59,7 @@ struct MmaBuilder {
   int64_t numRows() { return op.getA().getType().getDimSize(1); }
   int64_t vectors() { return op.getNumVectors(); }
   int64_t tiles() { return cfg.rowsPerThread / 2; }
-  int64_t halves() { return vectors() > ::nvfp4::cost::kMmaVectors ? 2 : 1; }
+  int64_t halves() { return ::nvfp4::cost::mmasPerChunk(vectors()); }
   bool packed() { return op.hasPackedB(); }
   Value idx(int64_t v) { return IV::index(b, loc, v); }
 
