@@ -113,7 +113,8 @@ protected:
   /// Runs `manifest` with --bench (2 reps) and a chain of `chain`.
   std::string bench(const Manifest &manifest,
                     std::function<void(void **)> kernel, VerifyResult &result,
-                    std::optional<BenchResult> &timing, int chain, bool pdl) {
+                    std::optional<BenchResult> &timing, int chain, bool pdl,
+                    bool timeFailing = false) {
     fake.kernel = std::move(kernel);
     fake.pointerParams.clear();
     for (Param param : manifest.params)
@@ -124,6 +125,7 @@ protected:
     config.reps = 2;
     config.chain = chain;
     config.pdl = pdl;
+    config.timeFailing = timeFailing;
     Runner runner(driver);
     runner.setCopyGBps(1000); // no copy measurement
     return runner.run(manifest, config, result, timing);
@@ -404,6 +406,27 @@ TEST_F(RunnerFakeDriver, EveryWorkloadIsVerifiedAfterTiming) {
   ASSERT_EQ(bench(m, std::ref(kernel), result, timing, kChain, true), "");
   EXPECT_TRUE(result.pass);
   EXPECT_TRUE(timing);
+}
+
+TEST_F(RunnerFakeDriver, TimeFailingTimesAWrongKernelThatStillFails) {
+  // A kernel that leaves a vector unwritten fails before timing: not timed,
+  // unless --time-failing asks; then timed and still failed, with the
+  // check before timing's result.
+  Manifest m = smallManifest(8, ref::VectorElement::E2M1);
+  ReferenceKernel kernel(m, {1, 7});
+  for (bool timeFailing : {false, true}) {
+    VerifyResult result;
+    std::optional<BenchResult> timing;
+    fake.launches = 0;
+    ASSERT_EQ(bench(m, std::ref(kernel), result, timing, /*chain=*/1,
+                    /*pdl=*/false, timeFailing),
+              "");
+    EXPECT_FALSE(result.pass);
+    EXPECT_FALSE(result.afterTiming);
+    EXPECT_EQ(result.nanCount, 40);
+    EXPECT_EQ(bool(timing), timeFailing);
+    EXPECT_EQ(fake.launches > 1, timeFailing);
+  }
 }
 
 TEST(RunnerCudaDriver, LaunchStructsMatchCudaH) {

@@ -179,6 +179,20 @@ TEST(RunnerOptions, ChainAndPdl) {
             "option --pdl takes no value");
 }
 
+TEST(RunnerOptions, TimeFailingNeedsBench) {
+  std::string error;
+  std::optional<Options> o = parseArgs({"a.json", "--bench"}, error);
+  ASSERT_TRUE(o) << error;
+  EXPECT_FALSE(o->timeFailing);
+  o = parseArgs({"a.json", "--bench", "--time-failing"}, error);
+  ASSERT_TRUE(o) << error;
+  EXPECT_TRUE(o->timeFailing);
+  EXPECT_EQ(optionsError({"a.json", "--time-failing"}),
+            "--time-failing needs --bench");
+  EXPECT_EQ(optionsError({"a.json", "--bench", "--time-failing=1"}),
+            "option --time-failing takes no value");
+}
+
 TEST(RunnerOptions, PdlNeedsGriddepcontrolWait) {
   Manifest m = parseValid();
   m.ptx = kPtx;

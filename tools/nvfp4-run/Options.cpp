@@ -121,6 +121,10 @@ public:
          "launch 2..N of a chain with programmatic dependent launch (needs "
          "--chain of at least 2 and kernels compiled with pdl=true)",
          o.pdl);
+    flag("--time-failing",
+         "with --bench, time kernels that fail verification as well "
+         "(deliberately altered ones, such as probes); they still fail",
+         o.timeFailing);
     unsignedOption("--timeout", "S", "stop a manifest's run after S seconds",
                    o.timeoutSeconds, 1, 86400, "an integer in [1, 86400]");
     flag("--json", "print one JSON object per manifest", o.json);
@@ -276,6 +280,10 @@ std::optional<Options> nvfp4::run::parseOptions(int argc,
   }
   if (cli.app.count("--chain") && !options.bench) {
     error = "--chain needs --bench";
+    return std::nullopt;
+  }
+  if (options.timeFailing && !options.bench) {
+    error = "--time-failing needs --bench";
     return std::nullopt;
   }
   if (options.pdl && options.chain < 2) {

@@ -27,6 +27,7 @@ struct Options {
   FlushMode flush = FlushMode::Clean;
   int chain = 1;    // launches per timed interval, each on its own inputs
   bool pdl = false; // launches 2..chain under programmatic dependent launch
+  bool timeFailing = false; // time kernels whose output fails the check too
   bool json = false;
   bool checkOnly = false;   // validate manifests and PTX, no GPU
   int timeoutSeconds = 300; // per manifest; a hung kernel is killed

@@ -25,6 +25,9 @@ struct RunConfig {
   FlushMode flush = FlushMode::Clean;
   int chain = 1;    // launches per timed interval, each on its own workload
   bool pdl = false; // launches 2..chain with programmatic dependent launch
+  /// Times a kernel whose output fails the check as well (a deliberately
+  /// altered kernel); its result still fails.
+  bool timeFailing = false;
   /// Holds every gemv element to the f32 any-order bound, as for Extreme
   /// inputs: a launch of a sequence may read another launch's outputs,
   /// which no distribution of known tolerance describes.

@@ -157,8 +157,9 @@ std::string Runner::runSequence(const Sequence &sequence,
         break;
     }
     results.push_back(result);
-    // The launches after a failure would read its wrong output.
-    if (!result.pass)
+    // The launches after a failure would read its wrong output (and are
+    // run, to be timed, only under --time-failing).
+    if (!result.pass && !config.timeFailing)
       return context.release();
   }
   if (!config.bench)
@@ -193,7 +194,7 @@ std::string Runner::runSequence(const Sequence &sequence,
                                          config, works[i], again);
         !error.empty())
       return describeLaunch(sequence, i) + ": " + error;
-    if (!again.pass) {
+    if (!again.pass && !config.timeFailing) {
       again.afterTiming = true;
       results[i] = again;
       return context.release();

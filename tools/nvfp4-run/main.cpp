@@ -141,6 +141,7 @@ RunConfig runConfig(const Options &options, float alpha) {
   config.flush = options.flush;
   config.chain = options.chain;
   config.pdl = options.pdl;
+  config.timeFailing = options.timeFailing;
   return config;
 }
 
