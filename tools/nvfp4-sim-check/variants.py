@@ -138,16 +138,6 @@ MMA_ROWS_IN_BOUNDS = [
     "128x2880x2:nvfp4:linear:f16:n16:noalpha",
     "256x2048x1:nvfp4:blocked128x4:bf16:vbf16",
 ]
-# decode=mma with interleaved rows (blocked scales, the grid unchanged):
-# a lane's rows 32 apart, their scales one load a step; M short of a
-# whole atom (rows 250-255 clamped), N = 4, 8, 16 and bf16 b, a row of
-# one partial step.
-MMA_INTERLEAVED = [
-    "256x1040x1:nvfp4:blocked128x4:f32:n8",
-    "250x2880x2:nvfp4:blocked128x4:f16:n16:noalpha",
-    "384x2048x1:nvfp4:blocked128x4:bf16:vbf16",
-    "128x80x1:nvfp4:blocked128x4:f16:n4",
-]
 CONVERT = [
     "convert:130x5x2:e4m3:linear:blocked128x4",
     "convert:130x5x2:e4m3:blocked128x4:linear",
@@ -354,15 +344,6 @@ VARIANTS = [
     ("mma_ctasplit3_split2", "decode=mma cta-split-k=3 split-k=2", MMA_LONG),
     ("mma_ctasplit2_rpt8", "chip=sm_100a decode=mma cta-split-k=2 "
      "rows-per-thread=8", MMA_LONG),
-    # Interleaved rows with one and two tiles a warp, K split across warps
-    # and CTAs, and the option off (consecutive rows, a load a row).
-    ("mma_interleaved", "decode=mma", MMA_INTERLEAVED),
-    ("mma_interleaved_rpt4_split3", "decode=mma rows-per-thread=4 split-k=3",
-     MMA_INTERLEAVED[:3]),
-    ("mma_interleaved_rpt2_ctasplit2", "decode=mma rows-per-thread=2 "
-     "cta-split-k=2 split-k=2", MMA_INTERLEAVED[:3]),
-    ("mma_interleave_rows_off", "decode=mma interleave-rows=false",
-     MMA_INTERLEAVED),
     # Steps copied into shared memory ahead of their decode: 2 and 4
     # stages, slices of unequal length and one with no whole step (split-k
     # 9 on 1040: 9 steps, the last one partial), 8 rows a lane, both chips.

@@ -61,8 +61,7 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
     on `rows-per-thread` rows at the same K offsets, so one decode of b
     serves them all; with blocked scales and 4 rows a thread,
     `interleave-rows` makes them the rows 32 apart whose scales share one
-    16-byte line (for `decode=mma` a lane's 2 or 4 rows, where whole atoms
-    of rows add no CTA and without `async-copy-stages`). Loads are `bytes-per-load` wide, `loads-in-flight` of
+    16-byte line. Loads are `bytes-per-load` wide, `loads-in-flight` of
     them issued per step, the next step's prefetched (`prefetch`), a
     through the non-coherent path without L1 allocation (`cache-hints`).
     `decode` picks how e2m1 becomes arithmetic: `dp4a` (byte lookups with
@@ -137,9 +136,9 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
                 "Issue the next group of loads before decoding the current "
                 "one">,
     NVFP4Option<"interleaveRows", "interleave-rows", "bool", "true",
-                "With blocked scales and 4 rows a thread (decode=mma: 2 "
-                "or 4 rows a lane), give a thread the rows 32 apart whose "
-                "scales share one 16-byte line">,
+                "With blocked scales and 4 rows a thread, give a "
+                "thread the rows 32 apart whose scales share one 16-byte "
+                "line">,
     NVFP4Option<"pinLoads", "pin-loads", "bool", "false",
                 "Make each step's decode wait for every load of its step "
                 "(a, b and the scales) through a chain of byte permutes "

@@ -409,24 +409,13 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
   // next step's loads through the loop (96 registers instead of 74) was
   // slower on four of the five problem shapes (docs/benchmarks.md).
   cfg.prefetch = false;
+  // A lane's rows 32 apart, their blocked scales one load a step, were
+  // timed even to 3% slower (docs/benchmarks.md, "a's scales in one load").
   cfg.tma = cfg.vectorInShared = cfg.interleaveRows = cfg.pinLoads = false;
   FailureOr<int64_t> stages = resolveMmaStages(op, options, cfg, slicing);
   if (failed(stages))
     return failure();
   cfg.asyncCopyStages = *stages;
-  // A lane's 2 or 4 rows 32 apart share their blocked scales' 16-byte line:
-  // one load a step brings all their scales, where 4 or 2 took a load each
-  // (docs/benchmarks.md, "a's scales in one load"). The grid then covers
-  // whole atoms of 128 rows: only where that adds no CTA.
-  cfg.interleaveRows =
-      options.interleaveRows && !cfg.asyncCopyStages &&
-      op.getLayout() == ScaleLayout::Blocked128x4 &&
-      (cfg.rowsPerThread == 2 || cfg.rowsPerThread == 4) &&
-      ::nvfp4::layout::kAtomRows / cfg.rowsPerThread % cfg.rowGroups() == 0;
-  if (cfg.interleaveRows &&
-      gridRowBlocks(op, cfg) !=
-          ::nvfp4::layout::ceilDiv(aType.getDimSize(1), cfg.rowsPerBlock))
-    cfg.interleaveRows = false;
   // The resident grid's budget, as for the CUDA-core kernel (0.85 of the
   // time on 7168 x 16384 x 1, 0.98-1.01 on the other four problem shapes:
   // docs/benchmarks.md, item 34), unless too small for two MMAs.
@@ -621,9 +610,8 @@ static int64_t rowsPerGridBlock(const KernelConfig &cfg) {
 int64_t mlir::nvfp4::gridRowBlocks(GemvOp op, const KernelConfig &cfg) {
   int64_t rows = op.getA().getType().getDimSize(1);
   int64_t blocks = ::nvfp4::layout::ceilDiv(rows, rowsPerGridBlock(cfg));
-  if (cfg.interleaveRows) // 128 / rows-per-thread groups for 128 rows
-    return blocks * (::nvfp4::layout::kAtomRows / cfg.rowsPerThread) /
-           cfg.rowGroups();
+  if (cfg.interleaveRows) // 32 row groups for every 128 rows
+    return blocks * 32 / cfg.rowGroups();
   return blocks;
 }
 

@@ -29,7 +29,6 @@
 
 #include "nvfp4/Conversion/Common/Codec.h"
 #include "nvfp4/Conversion/Common/GemvOutlining.h"
-#include "nvfp4/Support/ScaleLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -117,42 +116,14 @@ SmallVector<Value> MmaBuilder::vectorPrefix(Value vector) {
   return {batch, vector};
 }
 
-/// interleave-rows: the scale pairs of `cols` of this lane's rows, all
-/// in one 16-byte line (8 bytes of it with one tile): one load of the
-/// line's words, each row's pair 16 (t % 2) bits into its word.
-SmallVector<Value> MmaBuilder::loadLineScales(ArrayRef<Value> cols) {
-  int64_t words = rowIds.size();
-  Value line = buildLoadScaleBytes(
-      b, loc, sfa,
-      buildScaleIndices(b, loc, op.getLayout(), false, batch, rowIds[0],
-                        IV(b, loc, cols[0]) / 4 * 4),
-      4 * words);
-  line = vector::BitCastOp::create(
-      b, loc, VectorType::get({words}, b.getI32Type()), line);
-  SmallVector<Value> pairs;
-  for (int64_t k = 0; k < words; ++k) {
-    Value word = vector::ExtractOp::create(b, loc, line, k);
-    word = arith::ShRUIOp::create(b, loc, word, lineShift);
-    word = arith::TruncIOp::create(b, loc, b.getI16Type(), word);
-    pairs.push_back(vector::BitCastOp::create(
-        b, loc, VectorType::get({2}, b.getI8Type()),
-        vector::BroadcastOp::create(
-            b, loc, VectorType::get({1}, b.getI16Type()), word)));
-  }
-  return pairs;
-}
-
 MmaBuilder::StepLoads MmaBuilder::loadStep(const Chunk &ch) {
   StepLoads s;
   s.chunk = ch;
   bool paired = ch.whole && chunkScalesAdjacent(op, cost::kMmaBytesPerLoad);
-  for (Value row : rows)
+  for (Value row : rows) {
     s.aWords.push_back(loadCodes(a, {batch, row}, ch, cfg.cacheHints));
-  if (ch.whole && cfg.interleaveRows)
-    s.aScales = loadLineScales(ch.cols);
-  else
-    for (Value row : rows)
-      s.aScales.push_back(loadScaleBytes(sfa, false, row, ch.cols, paired));
+    s.aScales.push_back(loadScaleBytes(sfa, false, row, ch.cols, paired));
+  }
   for (int64_t h = 0; h < halves(); ++h) {
     Value v = vectorIds[h];
     if (packed()) {
@@ -228,28 +199,11 @@ void MmaBuilder::build(Value blockX, Value tid0) {
   IV warpRow = warp % rowWarps;
   slice = warp / rowWarps;
   kSlice = IV(b, loc, ctaSlice) * cfg.splitK + IV(b, loc, slice);
-  // interleave-rows: row group q (lane group g of the grid's row warp
-  // q / 8) owns the rows 32 apart of one 16-byte scale line: 128 (q / G)
-  // + q % 32 + 64 (q % G / 32) + 32 k, G = 128 / rows-per-thread groups an
-  // atom. Otherwise a warp's tiles are consecutive rows.
-  IV lineRow = IV(b, loc, idx(0));
-  if (cfg.interleaveRows) {
-    int64_t groupsPerAtom = ::nvfp4::layout::kAtomRows / cfg.rowsPerThread;
-    IV q = (IV(b, loc, rowBlock) * rowWarps + warpRow) * 8 + g;
-    IV inAtom = q % groupsPerAtom;
-    lineRow = q / groupsPerAtom * ::nvfp4::layout::kAtomRows + inAtom % 32 +
-              inAtom / 32 * 64;
-    // This lane's scales of a step sit 16 (q % 2) bits into each word.
-    lineShift = arith::IndexCastOp::create(b, loc, b.getI32Type(),
-                                           IV(b, loc, quadLane) % 2 * 16);
-  }
   for (int64_t r = 0; r < tiles(); ++r)
     for (int64_t i = 0; i < 2; ++i) {
       IV inBlock = warpRow * (kTileRows * tiles()) + g + kTileRows * r + 8 * i;
       rowsInBlock.push_back(inBlock);
-      IV row = cfg.interleaveRows
-                   ? lineRow + 32 * (2 * r + i)
-                   : IV(b, loc, rowBlock) * cfg.rowsPerBlock + inBlock;
+      IV row = IV(b, loc, rowBlock) * cfg.rowsPerBlock + inBlock;
       rowIds.push_back(row);
       // Rows past M read the last row and store nothing.
       rows.push_back(cfg.rowOffsets ? Value(row) : vminu(row, numRows() - 1));

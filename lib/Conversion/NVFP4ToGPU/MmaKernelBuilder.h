@@ -53,9 +53,6 @@ struct MmaBuilder {
   // Per tile, rows g and g + 8: their indices (possibly past M), the
   // clamped ones loads use, and their place in the CTA's row block.
   SmallVector<Value> rowIds, rows, rowsInBlock;
-  // interleave-rows: where this lane's scale pairs sit in their line's
-  // words (i32: 0 or 16).
-  Value lineShift;
   Value vectorIds[2]; // vector g and g + 8, clamped to N - 1
 
   int64_t rowBytes() { return op.getA().getType().getDimSize(2); }
@@ -106,7 +103,6 @@ struct MmaBuilder {
 
   Value loadScaleBytes(Value scales, bool isVector, Value row,
                        ArrayRef<Value> cols, bool paired);
-  SmallVector<Value> loadLineScales(ArrayRef<Value> cols);
   IV chunkByte(Value step);
   Chunk wholeChunk(Value step);
   Chunk tailChunk();
