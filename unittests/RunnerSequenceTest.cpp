@@ -285,12 +285,13 @@ protected:
   }
 
   std::string run(Kernels &k, std::vector<VerifyResult> &results,
-                  bool bench = false) {
+                  bool bench = false, bool timeFailing = false) {
     kernels = &k;
     RunConfig config;
     config.seed = 5;
     config.alpha = 0.75f;
     config.bench = bench;
+    config.timeFailing = timeFailing;
     config.reps = 2;
     Runner runner(driver);
     runner.setCopyGBps(1000);
@@ -372,6 +373,21 @@ TEST_F(RunnerSequenceFake, AFailureAfterTimingIsReported) {
   EXPECT_FALSE(results[0].pass);
   EXPECT_TRUE(results[0].afterTiming);
   EXPECT_FALSE(timing);
+}
+
+TEST_F(RunnerSequenceFake, TimeFailingTimesASequenceThatStillFails) {
+  // A wrong quantize: without --time-failing the gemv never runs; with it
+  // the gemv runs on the wrong output, both are timed, the quantize fails.
+  Kernels k{sequence};
+  k.damage = true;
+  std::vector<VerifyResult> results;
+  ASSERT_EQ(run(k, results, /*bench=*/true, /*timeFailing=*/true), "");
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_FALSE(results[0].pass);
+  EXPECT_FALSE(results[0].afterTiming);
+  ASSERT_TRUE(timing);
+  EXPECT_EQ(timing->kernel.reps, 2);
+  EXPECT_EQ(k.gemvLaunches, 1 + 12);
 }
 
 } // namespace
