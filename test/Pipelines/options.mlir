@@ -13,6 +13,7 @@
 // RUN: not nvfp4-opt %s --nvfp4-to-ptx="chip=sm_90" 2>&1 | FileCheck %s --check-prefix=CHIP90
 // RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="chip=sm_100" 2>&1 | FileCheck %s --check-prefix=CHIP100
 // RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="decode=wmma" 2>&1 | FileCheck %s --check-prefix=DECODE
+// RUN: not nvfp4-opt %s --nvfp4-to-ptx="chip=sm_90a split-k=abc" 2>&1 | FileCheck %s --check-prefix=VALUE
 //
 // With strategy=tcgen05 the chip defaults to the tensor-core pass's own
 // (sm_100a) for every kernel, the scale-layout conversion's included.
@@ -39,6 +40,9 @@
 // CHIP90: unknown chip 'sm_90' (expected sm_90a or sm_100a)
 // CHIP100: unknown chip 'sm_100' (expected sm_90a or sm_100a)
 // DECODE: for the --decode option: Cannot find option named 'wmma'
+// DECODE-NOT: error
+// VALUE: for the --split-k option: 'abc' value invalid for long argument!
+// VALUE-NOT: error
 
 // TCGEN05-CHIP-COUNT-2: gpu.binary @{{.*}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_100a"
 // DEFAULT-CHIP-COUNT-2: gpu.binary @{{.*}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a"

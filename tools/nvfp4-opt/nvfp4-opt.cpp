@@ -9,25 +9,68 @@
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4.h"
 #include "nvfp4/Pipelines/Pipelines.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+
+/// MlirOptMain's driver, but a pass option that does not parse ends in the
+/// option parser's own line: MlirOptMain adds an empty error after it.
+static LogicalResult optMain(int argc, char **argv, DialectRegistry &registry) {
+  llvm::InitLLVM init(argc, argv);
+  auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
+      argc, argv, "nvfp4 optimizer driver\n", registry);
+  MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+  if (config.shouldShowDialects() || config.shouldListPasses())
+    return MlirOptMain(argc, argv, inputFilename, outputFilename, registry);
+  MlirOptMainConfig parsed = config;
+  config.setPassPipelineSetupFn([parsed](PassManager &pm) {
+    ScopedDiagnosticHandler dropEmpty(pm.getContext(), [](Diagnostic &d) {
+      return success(d.getSeverity() == DiagnosticSeverity::Error &&
+                     d.str().empty());
+    });
+    return parsed.setupPassPipeline(pm);
+  });
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      openInputFile(inputFilename, &error);
+  if (!input) {
+    llvm::errs() << error << "\n";
+    return failure();
+  }
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      openOutputFile(outputFilename, &error);
+  if (!output) {
+    llvm::errs() << error << "\n";
+    return failure();
+  }
+  if (failed(MlirOptMain(output->os(), std::move(input), registry, config)))
+    return failure();
+  output->keep();
+  return success();
+}
 
 int main(int argc, char **argv) {
-  mlir::registerAllPasses();
-  mlir::nvfp4::registerNVFP4ConversionPasses();
-  mlir::nvfp4::registerNVFP4Pipelines();
+  registerAllPasses();
+  nvfp4::registerNVFP4ConversionPasses();
+  nvfp4::registerNVFP4Pipelines();
 
-  mlir::DialectRegistry registry;
-  mlir::registerAllDialects(registry);
-  mlir::registerAllExtensions(registry);
-  mlir::registerAllToLLVMIRTranslations(registry);
-  mlir::NVVM::registerNVVMTargetInterfaceExternalModels(registry);
-  registry.insert<mlir::nvfp4::NVFP4Dialect>();
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "nvfp4 optimizer driver\n", registry));
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registry.insert<nvfp4::NVFP4Dialect>();
+  return asMainReturnCode(optMain(argc, argv, registry));
 }
