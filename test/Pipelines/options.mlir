@@ -40,8 +40,10 @@
 // CHIP90: unknown chip 'sm_90' (expected sm_90a or sm_100a)
 // CHIP100: unknown chip 'sm_100' (expected sm_90a or sm_100a)
 // DECODE: for the --decode option: Cannot find option named 'wmma'
+// DECODE-NEXT: nvfp4-opt: error: the pass options do not parse
 // DECODE-NOT: error
 // VALUE: for the --split-k option: 'abc' value invalid for long argument!
+// VALUE-NEXT: nvfp4-opt: error: the pass options do not parse
 // VALUE-NOT: error
 
 // TCGEN05-CHIP-COUNT-2: gpu.binary @{{.*}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_100a"

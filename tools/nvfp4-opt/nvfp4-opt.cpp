@@ -25,8 +25,9 @@
 
 using namespace mlir;
 
-/// MlirOptMain's driver, but a pass option that does not parse ends in the
-/// option parser's own line: MlirOptMain adds an empty error after it.
+/// MlirOptMain's driver, but where a pass option does not parse, after the
+/// option parser's own line, a line that says so in place of the empty
+/// unlocated error MlirOptMain adds.
 static LogicalResult optMain(int argc, char **argv, DialectRegistry &registry) {
   llvm::InitLLVM init(argc, argv);
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
@@ -36,9 +37,11 @@ static LogicalResult optMain(int argc, char **argv, DialectRegistry &registry) {
     return MlirOptMain(argc, argv, inputFilename, outputFilename, registry);
   MlirOptMainConfig parsed = config;
   config.setPassPipelineSetupFn([parsed](PassManager &pm) {
-    ScopedDiagnosticHandler dropEmpty(pm.getContext(), [](Diagnostic &d) {
-      return success(d.getSeverity() == DiagnosticSeverity::Error &&
-                     d.str().empty());
+    ScopedDiagnosticHandler sayWhat(pm.getContext(), [](Diagnostic &d) {
+      if (d.getSeverity() != DiagnosticSeverity::Error || !d.str().empty())
+        return failure(); // to MlirOptMain's handler
+      llvm::errs() << "nvfp4-opt: error: the pass options do not parse\n";
+      return success();
     });
     return parsed.setupPassPipeline(pm);
   });
