@@ -1,6 +1,7 @@
 // The GPU pipelines route each option to the pass that declares it; options
 // of the other strategy, unknown keys and values the option's type rejects
-// are errors before any pass runs.
+// are errors before any pass runs. So is an input or output file that
+// cannot be opened.
 //
 // RUN: not nvfp4-opt %s --nvfp4-to-ptx="strategy=tcgen05 rows-per-block=64" 2>&1 | FileCheck %s --check-prefix=CUDA-ONLY
 // RUN: not nvfp4-opt %s --nvfp4-to-ptx="stages=3" 2>&1 | FileCheck %s --check-prefix=TCGEN05-ONLY
@@ -14,6 +15,8 @@
 // RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="chip=sm_100" 2>&1 | FileCheck %s --check-prefix=CHIP100
 // RUN: not nvfp4-opt %s --convert-nvfp4-to-gpu="decode=wmma" 2>&1 | FileCheck %s --check-prefix=DECODE
 // RUN: not nvfp4-opt %s --nvfp4-to-ptx="chip=sm_90a split-k=abc" 2>&1 | FileCheck %s --check-prefix=VALUE
+// RUN: not nvfp4-opt %s.missing 2>&1 | FileCheck %s --check-prefix=NOINPUT
+// RUN: not nvfp4-opt %s -o %t.missing-dir/out.mlir 2>&1 | FileCheck %s --check-prefix=NOOUTPUT
 //
 // With strategy=tcgen05 the chip defaults to the tensor-core pass's own
 // (sm_100a) for every kernel, the scale-layout conversion's included.
@@ -45,6 +48,8 @@
 // VALUE: for the --split-k option: 'abc' value invalid for long argument!
 // VALUE-NEXT: nvfp4-opt: error: the pass options do not parse
 // VALUE-NOT: error
+// NOINPUT: nvfp4-opt: error: cannot open input file '{{.*}}options.mlir.missing': No such file or directory
+// NOOUTPUT: nvfp4-opt: error: cannot open output file '{{.*}}missing-dir/out.mlir': No such file or directory
 
 // TCGEN05-CHIP-COUNT-2: gpu.binary @{{.*}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_100a"
 // DEFAULT-CHIP-COUNT-2: gpu.binary @{{.*}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a"

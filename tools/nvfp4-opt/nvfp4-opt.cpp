@@ -21,13 +21,15 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
 
 /// MlirOptMain's driver, but where a pass option does not parse, after the
 /// option parser's own line, a line that says so in place of the empty
-/// unlocated error MlirOptMain adds.
+/// unlocated error MlirOptMain adds; files that do not open are errors
+/// named as the tool's.
 static LogicalResult optMain(int argc, char **argv, DialectRegistry &registry) {
   llvm::InitLLVM init(argc, argv);
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
@@ -45,17 +47,22 @@ static LogicalResult optMain(int argc, char **argv, DialectRegistry &registry) {
     });
     return parsed.setupPassPipeline(pm);
   });
+  // A terminal on stdin is most often a forgotten input file.
+  if (inputFilename == "-" &&
+      llvm::sys::Process::FileDescriptorIsDisplayed(fileno(stdin)))
+    llvm::errs() << "nvfp4-opt: reading IR from the terminal (end it with "
+                    "ctrl-d)\n";
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> input =
       openInputFile(inputFilename, &error);
   if (!input) {
-    llvm::errs() << error << "\n";
+    llvm::errs() << "nvfp4-opt: error: " << error << "\n";
     return failure();
   }
   std::unique_ptr<llvm::ToolOutputFile> output =
       openOutputFile(outputFilename, &error);
   if (!output) {
-    llvm::errs() << error << "\n";
+    llvm::errs() << "nvfp4-opt: error: " << error << "\n";
     return failure();
   }
   if (failed(MlirOptMain(output->os(), std::move(input), registry, config)))
