@@ -408,6 +408,26 @@ TEST_F(RunnerFakeDriver, EveryWorkloadIsVerifiedAfterTiming) {
   EXPECT_TRUE(timing);
 }
 
+TEST_F(RunnerFakeDriver, TimeFailingKeepsAFailureAfterTiming) {
+  // A kernel right when verified and wrong in a timed launch fails under
+  // --time-failing too, with its timing.
+  Manifest m = smallManifest(1, ref::VectorElement::E2M1);
+  ReferenceKernel kernel(m);
+  int launch = 0;
+  auto skipLast = [&](void **params) {
+    if (launch++ == 0 || (launch - 2) % kChain != kChain - 1)
+      kernel(params);
+  };
+  VerifyResult result;
+  std::optional<BenchResult> timing;
+  ASSERT_EQ(bench(m, skipLast, result, timing, kChain, /*pdl=*/false,
+                  /*timeFailing=*/true),
+            "");
+  EXPECT_FALSE(result.pass);
+  EXPECT_TRUE(result.afterTiming);
+  EXPECT_TRUE(timing);
+}
+
 TEST_F(RunnerFakeDriver, TimeFailingTimesAWrongKernelThatStillFails) {
   // A kernel that leaves a vector unwritten fails before timing: not timed,
   // unless --time-failing asks; then timed and still failed, with the

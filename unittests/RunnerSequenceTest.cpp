@@ -373,6 +373,14 @@ TEST_F(RunnerSequenceFake, AFailureAfterTimingIsReported) {
   EXPECT_FALSE(results[0].pass);
   EXPECT_TRUE(results[0].afterTiming);
   EXPECT_FALSE(timing);
+  // Under --time-failing the failure stays, with the timing.
+  k.damage = false;
+  results.clear();
+  ASSERT_EQ(run(k, results, /*bench=*/true, /*timeFailing=*/true), "");
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_FALSE(results[0].pass);
+  EXPECT_TRUE(results[0].afterTiming);
+  EXPECT_TRUE(timing);
 }
 
 TEST_F(RunnerSequenceFake, TimeFailingTimesASequenceThatStillFails) {

@@ -418,10 +418,11 @@ std::string Runner::run(const Manifest &manifest, const RunConfig &config,
     VerifyResult again;
     if (std::string error = checkOutputs(driver, w, again); !error.empty())
       return error;
-    if (!again.pass && !config.timeFailing) {
+    if (!again.pass && result.pass) {
       result = again;
       result.afterTiming = true;
-      return context.release();
+      if (!config.timeFailing)
+        return context.release();
     }
   }
 

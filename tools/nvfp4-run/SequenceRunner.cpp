@@ -194,10 +194,11 @@ std::string Runner::runSequence(const Sequence &sequence,
                                          config, works[i], again);
         !error.empty())
       return describeLaunch(sequence, i) + ": " + error;
-    if (!again.pass && !config.timeFailing) {
+    if (!again.pass && results[i].pass) {
       again.afterTiming = true;
       results[i] = again;
-      return context.release();
+      if (!config.timeFailing)
+        return context.release();
     }
     uniqueBytes += works[i].uniqueBytes;
   }
