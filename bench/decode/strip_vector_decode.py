@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Removes part of the decode from tensor-core GEMV PTX.
 
-    bench/decode/strip_vector_decode.py [--a-scales | --a-decode] IN.ptx OUT.ptx
+    bench/decode/strip_vector_decode.py [MODE] IN.ptx OUT.ptx
+    MODE: --a-scales | --a-decode | --a-scale-loads | --a-scale-line
 
 A probe of what the decode costs, not a kernel: wrong sums, to be timed
 with `nvfp4-run --bench --time-failing`. By default every instruction that
@@ -16,6 +17,15 @@ bring. With --a-decode the same as the default is done to a's loads
 except that an operand which was a multiple of a scale is the `and.b32` of
 a word with that scale, so that a's scales are still loaded and
 converted: what any cheaper decode of a could bring.
+
+The last two modes touch only a's 16-bit scale loads (`ld.global.b16`
+after a load of a, before b's): --a-scale-loads makes each a constant
+(e4m3 1.25 twice; the multiplies stay), what reading no scales of a
+brings; --a-scale-line makes the 2 or 4 of a step of the K loop one 8- or
+16-byte load at the first one's address rounded down, each pair shifted
+out of its word by 16 (address & 2) bits, the loads of rows 32 apart
+(whose lines these are only where the rows are; here the lines of other
+rows, read by several warps).
 """
 import re
 import sys
@@ -27,11 +37,76 @@ B_LOAD = r"\s+ld\.global\.v4\.b32\s"
 A_LOAD = r"\s+ld\.global\.nc\.L1::no_allocate\.v4\.u32\s"
 
 
+SCALE_LOAD = re.compile(r"(\s+)ld\.global\.b16\s+(%rs\d+), \[(%rd\d+)\];")
+
+
+def a_scale_loads(lines):
+    """Indices of a's 16-bit scale loads: those after a load of a with no
+    load of b between."""
+    found, after_a = [], False
+    for i, line in enumerate(lines):
+        if re.match(A_LOAD, line):
+            after_a = True
+        elif re.match(B_LOAD, line):
+            after_a = False
+        elif after_a and SCALE_LOAD.match(line):
+            found.append(i)
+    return found
+
+
+def constant_scales(lines, loads):
+    out = list(lines)
+    for i in loads:
+        m = SCALE_LOAD.match(lines[i])
+        out[i] = f"{m.group(1)}mov.b16 \t{m.group(2)}, 0x3A3A;"
+    return out
+
+
+def line_scales(lines, loads):
+    start = next(i for i, l in enumerate(lines) if re.match(A_LOAD, l))
+    end = next(i for i in range(start, len(lines)) if "bra" in lines[i])
+    step = [i for i in loads if start < i < end]
+    if len(step) not in (2, 4):
+        return None
+    out = list(lines)
+    first = SCALE_LOAD.match(lines[step[0]])
+    indent, addr, n = first.group(1), first.group(3), len(step)
+    words = ", ".join(f"%pw{k}" for k in range(n))
+    head = [f"{indent}and.b64 \t%pd0, {addr}, -{4 * n};",
+            f"{indent}ld.global.v{n}.b32 \t{{{words}}}, [%pd0];",
+            f"{indent}cvt.u32.u64 \t%pw4, {addr};",
+            f"{indent}and.b32 \t%pw4, %pw4, 2;",
+            f"{indent}shl.b32 \t%pw4, %pw4, 3;"]
+    for k, i in enumerate(step):
+        reg = SCALE_LOAD.match(lines[i]).group(2)
+        out[i] = "\n".join((head if k == 0 else []) + [
+            f"{indent}shr.b32 \t%pw{5 + k}, %pw{k}, %pw4;",
+            f"{indent}cvt.u16.u32 \t{reg}, %pw{5 + k};"])
+    decl = next(i for i, l in enumerate(out)
+                if re.match(r"\s+\.reg \.b64\s+%rd<", l))
+    out[decl] += "\n\t.reg .b32 \t%pw<16>;\n\t.reg .b64 \t%pd<4>;"
+    return out
+
+
+def write(dst, out):
+    try:
+        open(dst, "w").write("\n".join(out))
+    except OSError as e:
+        sys.exit(f"{dst}: {e.strerror}")
+
+
 def main(src, dst, mode):
     try:
         lines = open(src).read().split("\n")
     except OSError as e:
         sys.exit(f"{src}: {e.strerror}")
+    if mode in ("--a-scale-loads", "--a-scale-line"):
+        loads = a_scale_loads(lines)
+        out = (constant_scales(lines, loads) if mode == "--a-scale-loads"
+               else loads and line_scales(lines, loads))
+        if not out:
+            sys.exit(f"{src}: no 16-bit scale loads of a (2 or 4 a step)")
+        return write(dst, out)
     a_decode = mode == "--a-decode"
     loads = [i for i, l in enumerate(lines)
              if re.match(A_LOAD if a_decode else B_LOAD, l)]
@@ -93,10 +168,7 @@ def main(src, dst, mode):
                 for k, r in enumerate(dict.fromkeys(b_regs))]
         keep[first_mma:first_mma] = defs
         out = lines[:load + 1] + keep
-    try:
-        open(dst, "w").write("\n".join(out))
-    except OSError as e:
-        sys.exit(f"{dst}: {e.strerror}")
+    write(dst, out)
 
 
 def strip_a_scales(lines, b_decode):
@@ -116,9 +188,10 @@ def strip_a_scales(lines, b_decode):
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    mode = args[0] if args[:1] in (["--a-scales"], ["--a-decode"]) else ""
+    modes = ("--a-scales", "--a-decode", "--a-scale-loads", "--a-scale-line")
+    mode = args[0] if args[:1] and args[0] in modes else ""
     if mode:
         args = args[1:]
     if len(args) != 2:
-        sys.exit(__doc__.strip().split("\n")[2].strip())
+        sys.exit("usage: " + __doc__.strip().split("\n")[2].strip())
     main(args[0], args[1], mode)
