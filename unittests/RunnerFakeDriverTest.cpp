@@ -377,27 +377,30 @@ TEST_F(RunnerFakeDriver, PdlNeedsCuLaunchKernelEx) {
 TEST_F(RunnerFakeDriver, EveryWorkloadIsVerifiedAfterTiming) {
   // A kernel that never writes the last workload's output (as a launch that
   // started too early might not): the verifying launch (workload 0) passes,
-  // the check after timing must not.
-  for (bool pdl : {false, true}) {
-    Manifest m = smallManifest(1, ref::VectorElement::E2M1);
-    ReferenceKernel kernel(m);
-    int launch = 0;
-    auto skipLast = [&](void **params) {
-      if (launch++ == 0 || (launch - 2) % kChain != kChain - 1)
-        kernel(params);
-    };
-    VerifyResult result;
-    std::optional<BenchResult> timing;
-    fake.records.clear();
-    ASSERT_EQ(bench(m, skipLast, result, timing, kChain, pdl), "");
-    EXPECT_EQ(launch, 1 + kBenchChains * kChain);
-    EXPECT_FALSE(result.pass);
-    EXPECT_TRUE(result.afterTiming);
-    EXPECT_FALSE(timing);
-    // Left with its poison: every output is NaN.
-    EXPECT_EQ(result.nanCount, 2 * 40);
-    EXPECT_NE(formatVerify(m, result).find("FAIL gemv"), std::string::npos);
-  }
+  // the check after timing must not, and fails under --time-failing too,
+  // which then keeps the timing.
+  for (bool pdl : {false, true})
+    for (bool timeFailing : {false, true}) {
+      Manifest m = smallManifest(1, ref::VectorElement::E2M1);
+      ReferenceKernel kernel(m);
+      int launch = 0;
+      auto skipLast = [&](void **params) {
+        if (launch++ == 0 || (launch - 2) % kChain != kChain - 1)
+          kernel(params);
+      };
+      VerifyResult result;
+      std::optional<BenchResult> timing;
+      fake.records.clear();
+      ASSERT_EQ(bench(m, skipLast, result, timing, kChain, pdl, timeFailing),
+                "");
+      EXPECT_EQ(launch, 1 + kBenchChains * kChain);
+      EXPECT_FALSE(result.pass);
+      EXPECT_TRUE(result.afterTiming);
+      EXPECT_EQ(bool(timing), timeFailing);
+      // Left with its poison: every output is NaN.
+      EXPECT_EQ(result.nanCount, 2 * 40);
+      EXPECT_NE(formatVerify(m, result).find("FAIL gemv"), std::string::npos);
+    }
   // Without the skip, all pass.
   Manifest m = smallManifest(1, ref::VectorElement::E2M1);
   ReferenceKernel kernel(m);
@@ -405,26 +408,6 @@ TEST_F(RunnerFakeDriver, EveryWorkloadIsVerifiedAfterTiming) {
   std::optional<BenchResult> timing;
   ASSERT_EQ(bench(m, std::ref(kernel), result, timing, kChain, true), "");
   EXPECT_TRUE(result.pass);
-  EXPECT_TRUE(timing);
-}
-
-TEST_F(RunnerFakeDriver, TimeFailingKeepsAFailureAfterTiming) {
-  // A kernel right when verified and wrong in a timed launch fails under
-  // --time-failing too, with its timing.
-  Manifest m = smallManifest(1, ref::VectorElement::E2M1);
-  ReferenceKernel kernel(m);
-  int launch = 0;
-  auto skipLast = [&](void **params) {
-    if (launch++ == 0 || (launch - 2) % kChain != kChain - 1)
-      kernel(params);
-  };
-  VerifyResult result;
-  std::optional<BenchResult> timing;
-  ASSERT_EQ(bench(m, skipLast, result, timing, kChain, /*pdl=*/false,
-                  /*timeFailing=*/true),
-            "");
-  EXPECT_FALSE(result.pass);
-  EXPECT_TRUE(result.afterTiming);
   EXPECT_TRUE(timing);
 }
 
