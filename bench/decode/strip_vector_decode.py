@@ -3,6 +3,7 @@
 
     bench/decode/strip_vector_decode.py [MODE] IN.ptx OUT.ptx
     MODE: --a-scales | --a-decode | --a-scale-loads | --a-scale-line
+          | --no-mma
 
 A probe of what the decode costs, not a kernel: wrong sums, to be timed
 with `nvfp4-run --bench --time-failing`. By default every instruction that
@@ -26,6 +27,12 @@ brings; --a-scale-line makes the 2 or 4 of a step of the K loop one 8- or
 out of its word by 16 (address & 2) bits, the loads of rows 32 apart
 (whose lines these are only where the rows are; here the lines of other
 rows, read by several warps).
+
+--no-mma keeps the whole decode and replaces each MMA by integer and
+float instructions that still read all its operands: three `lop3.b32`
+fold its A and B registers into one word, which is added (`add.f32`) to
+the first accumulator; the other three are copied. What the tensor cores
+themselves cost, the clock they run the SMs at included.
 """
 import re
 import sys
@@ -88,6 +95,34 @@ def line_scales(lines, loads):
     return out
 
 
+def without_mmas(lines):
+    out, i, count = [], 0, 0
+    while i < len(lines):
+        if not lines[i].strip().startswith("mma.sync"):
+            out.append(lines[i])
+            i += 1
+            continue
+        # mma spans five lines: opcode, D, A, B, C.
+        d, a, bb, c = (REG.findall(lines[i + k]) for k in range(1, 5))
+        ops = a + bb
+        if len(d) != 4 or len(c) != 4 or len(ops) < 5:
+            return None
+        pad = ops + [ops[-1]] * (7 - len(ops))
+        out += [f"\tlop3.b32 \t%pw0, {pad[0]}, {pad[1]}, {pad[2]}, 0x96;",
+                f"\tlop3.b32 \t%pw0, %pw0, {pad[3]}, {pad[4]}, 0x96;",
+                f"\tlop3.b32 \t%pw0, %pw0, {pad[5]}, {pad[6]}, 0x96;",
+                f"\tadd.f32 \t{d[0]}, {c[0]}, %pw0;"]
+        out += [f"\tmov.b32 \t{d[k]}, {c[k]};" for k in range(1, 4)]
+        i += 5
+        count += 1
+    if not count:
+        return None
+    decl = next(i for i, l in enumerate(out)
+                if re.match(r"\s+\.reg \.b64\s+%rd<", l))
+    out[decl] += "\n\t.reg .b32 \t%pw<1>;"
+    return out
+
+
 def write(dst, out):
     try:
         open(dst, "w").write("\n".join(out))
@@ -100,6 +135,11 @@ def main(src, dst, mode):
         lines = open(src).read().split("\n")
     except OSError as e:
         sys.exit(f"{src}: {e.strerror}")
+    if mode == "--no-mma":
+        out = without_mmas(lines)
+        if not out:
+            sys.exit(f"{src}: no mma.sync: not a tensor-core GEMV")
+        return write(dst, out)
     if mode in ("--a-scale-loads", "--a-scale-line"):
         loads = a_scale_loads(lines)
         out = (constant_scales(lines, loads) if mode == "--a-scale-loads"
@@ -188,7 +228,8 @@ def strip_a_scales(lines, b_decode):
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    modes = ("--a-scales", "--a-decode", "--a-scale-loads", "--a-scale-line")
+    modes = ("--a-scales", "--a-decode", "--a-scale-loads", "--a-scale-line",
+             "--no-mma")
     mode = args[0] if args[:1] and args[0] in modes else ""
     if mode:
         args = args[1:]
