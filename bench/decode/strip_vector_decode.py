@@ -3,7 +3,7 @@
 
     bench/decode/strip_vector_decode.py [MODE] IN.ptx OUT.ptx
     MODE: --a-scales | --a-decode | --a-scale-loads | --a-scale-line
-          | --no-mma
+          | --no-mma | --half-mma
 
 A probe of what the decode costs, not a kernel: wrong sums, to be timed
 with `nvfp4-run --bench --time-failing`. By default every instruction that
@@ -32,7 +32,9 @@ rows, read by several warps).
 float instructions that still read all its operands: three `lop3.b32`
 fold its A and B registers into one word, which is added (`add.f32`) to
 the first accumulator; the other three are copied. What the tensor cores
-themselves cost, the clock they run the SMs at included.
+themselves cost, the clock they run the SMs at included. --half-mma
+does so to every other MMA (the first, the third, ...): whether that cost
+follows the number of MMAs.
 """
 import re
 import sys
@@ -95,12 +97,18 @@ def line_scales(lines, loads):
     return out
 
 
-def without_mmas(lines):
+def without_mmas(lines, every):
+    """`lines` with the first of each `every` MMAs replaced."""
     out, i, count = [], 0, 0
     while i < len(lines):
         if not lines[i].strip().startswith("mma.sync"):
             out.append(lines[i])
             i += 1
+            continue
+        count += 1
+        if (count - 1) % every:
+            out += lines[i:i + 5]
+            i += 5
             continue
         # mma spans five lines: opcode, D, A, B, C.
         d, a, bb, c = (REG.findall(lines[i + k]) for k in range(1, 5))
@@ -114,7 +122,6 @@ def without_mmas(lines):
                 f"\tadd.f32 \t{d[0]}, {c[0]}, %pw0;"]
         out += [f"\tmov.b32 \t{d[k]}, {c[k]};" for k in range(1, 4)]
         i += 5
-        count += 1
     if not count:
         return None
     decl = next(i for i, l in enumerate(out)
@@ -135,8 +142,8 @@ def main(src, dst, mode):
         lines = open(src).read().split("\n")
     except OSError as e:
         sys.exit(f"{src}: {e.strerror}")
-    if mode == "--no-mma":
-        out = without_mmas(lines)
+    if mode in ("--no-mma", "--half-mma"):
+        out = without_mmas(lines, 1 if mode == "--no-mma" else 2)
         if not out:
             sys.exit(f"{src}: no mma.sync: not a tensor-core GEMV")
         return write(dst, out)
@@ -229,7 +236,7 @@ def strip_a_scales(lines, b_decode):
 if __name__ == "__main__":
     args = sys.argv[1:]
     modes = ("--a-scales", "--a-decode", "--a-scale-loads", "--a-scale-line",
-             "--no-mma")
+             "--no-mma", "--half-mma")
     mode = args[0] if args[:1] and args[0] in modes else ""
     if mode:
         args = args[1:]
