@@ -62,13 +62,6 @@ Value MmaBuilder::loadScaleBytes(Value scales, bool isVector, Value row,
 
 /// Row offset of this lane's 16 bytes at step `step`.
 IV MmaBuilder::chunkByte(Value step) {
-  if (pairSteps()) {
-    // Steps 2p and 2p + 1 read 128 bytes: lane t the 32 at 32 t.
-    IV s(b, loc, step);
-    return (s / 2) * (2 * cost::kMmaLanesPerRow * cost::kMmaBytesPerLoad) +
-           IV(b, loc, quadLane) * (2 * cost::kMmaBytesPerLoad) +
-           (s % 2) * cost::kMmaBytesPerLoad;
-  }
   return (IV(b, loc, step) * cost::kMmaLanesPerRow + IV(b, loc, quadLane)) *
          cost::kMmaBytesPerLoad;
 }
@@ -249,20 +242,10 @@ void MmaBuilder::build(Value blockX, Value tid0) {
     // Its count: ceil((fullSteps - s) / S).
     int64_t slices = slicing.slices;
     IV s(b, loc, kSlice);
-    if (pairSteps()) {
-      // Warp s takes the step pairs s, s + S, ...: its steps 2j and 2j + 1
-      // are adjacent.
-      IV pairCount =
-          (IV(b, loc, idx(slicing.fullSteps / 2 + slices - 1)) - s) / slices;
-      acc = buildStepLoop(
-          [&](IV j) { return ((j / 2) * slices + s) * 2 + j % 2; },
-          pairCount * 2, cfg.loadsInFlight, acc);
-    } else {
-      IV interleavedCount =
-          (IV(b, loc, idx(slicing.fullSteps + slices - 1)) - s) / slices;
-      acc = buildStepLoop([&](IV j) { return s + j * slices; },
-                          interleavedCount, cfg.loadsInFlight, acc);
-    }
+    IV interleavedCount =
+        (IV(b, loc, idx(slicing.fullSteps + slices - 1)) - s) / slices;
+    acc = buildStepLoop([&](IV j) { return s + j * slices; }, interleavedCount,
+                        cfg.loadsInFlight, acc);
   } else if (slicing.fullSteps > 0) {
     acc = buildStepLoop([&](IV j) { return IV(b, loc, lo) + j; }, count,
                         cfg.loadsInFlight, acc);

@@ -103,11 +103,6 @@ struct MmaBuilder {
 
   Value loadScaleBytes(Value scales, bool isVector, Value row,
                        ArrayRef<Value> cols, bool paired);
-  /// Whole steps read in pairs of 128 adjacent bytes a quad (rows with
-  /// an even number of steps and no partial one).
-  bool pairSteps() {
-    return !stages() && slicing.fullSteps % 2 == 0 && !slicing.hasTail();
-  }
   IV chunkByte(Value step);
   Chunk wholeChunk(Value step);
   Chunk tailChunk();
