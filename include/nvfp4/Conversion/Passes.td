@@ -151,6 +151,15 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
                 "rows, of 128 with interleaved rows), index a thread's rows "
                 "unclamped, so that their addresses are constant offsets of "
                 "one (elsewhere rows past M are clamped to the last row)">,
+    NVFP4Option<"quadPairs", "quad-pairs", "bool", "false",
+                "decode=mma: the two quads of lanes 4 apart read 128 "
+                "adjacent bytes of one row a load, then trade 16 bytes a "
+                "row (shfl.xor 4), instead of 64 bytes of each of their "
+                "rows; for a warp's whole steps, in adjacent pairs. Not "
+                "with async-copy-stages, nor where a row is not a multiple "
+                "of 16 bytes or has an odd number of whole 64-byte steps "
+                "(the manifest's quad_pairs says which was built); the "
+                "CUDA-core kernel ignores it">,
     NVFP4Option<"indexBits", "index-bits", "int64_t", "0",
                 "Width of the CUDA-core kernel's index arithmetic, 32 or 64 "
                 "(0: the cost model). 32 makes each address a 32-bit offset "

@@ -44,6 +44,9 @@ struct KernelConfig {
   bool pinLoads = false; // a step's decode waits for all of its loads
   /// Rows indexed unclamped (row-offsets where gridRowsInBounds).
   bool rowOffsets = false;
+  /// decode=mma: a read 128 bytes a row by two quads (quad-pairs where it
+  /// applies).
+  bool quadPairs = false;
   /// Steps of each K slice read in one pass (every load first), or 0.
   int64_t onePassSteps = 0;
   int64_t indexBits = 64; // width of the kernel's index arithmetic: 32 or 64

@@ -15,7 +15,10 @@
 // shared memory in slice order; long slices interleave step by step), and with
 // cta-split-k across CTAs too (the last CTA of a row block adds their sums from
 // a global workspace in CTA order); a row's last step may be partial
-// (predicated, with loads clamped to the row). With async-copy-stages, a
+// (predicated, with loads clamped to the row). With quad-pairs a warp takes
+// its whole steps in adjacent pairs and the quads g and g ^ 1 read a of one
+// row at a time, 128 bytes a load, trading 16 bytes a row afterwards
+// (loadCodePair). With async-copy-stages, a
 // lane copies its bytes of each whole step (cp.async) into its own slots of
 // its warp's stages in dynamic shared memory, stages - 1 steps ahead of the
 // step it decodes, so that loads stay in flight during the MMAs without
@@ -31,6 +34,7 @@
 #include "nvfp4/Conversion/Common/GemvOutlining.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -116,12 +120,13 @@ SmallVector<Value> MmaBuilder::vectorPrefix(Value vector) {
   return {batch, vector};
 }
 
-MmaBuilder::StepLoads MmaBuilder::loadStep(const Chunk &ch) {
+MmaBuilder::StepLoads MmaBuilder::loadStep(const Chunk &ch, bool withA) {
   StepLoads s;
   s.chunk = ch;
   bool paired = ch.whole && chunkScalesAdjacent(op, cost::kMmaBytesPerLoad);
   for (Value row : rows) {
-    s.aWords.push_back(loadCodes(a, {batch, row}, ch, cfg.cacheHints));
+    if (withA)
+      s.aWords.push_back(loadCodes(a, {batch, row}, ch, cfg.cacheHints));
     s.aScales.push_back(loadScaleBytes(sfa, false, row, ch.cols, paired));
   }
   for (int64_t h = 0; h < halves(); ++h) {
@@ -146,6 +151,66 @@ MmaBuilder::StepLoads MmaBuilder::loadStep(const Chunk &ch) {
     s.bWords.push_back(words);
   }
   return s;
+}
+
+/// a's words of steps `c0` and `c1` (whole, usually adjacent), per row,
+/// read by both quads of an even-odd pair on one row at a time: the even
+/// quad's lanes read their row at c0 and the odd quad's row at c0, the odd
+/// quad's lanes both rows at c1; each lane then trades the other quad's 16
+/// bytes for its own (shfl.xor 4), so that a load covers 128 adjacent
+/// bytes of a row when c1 follows c0.
+std::pair<SmallVector<SmallVector<Value>>, SmallVector<SmallVector<Value>>>
+MmaBuilder::loadCodePair(const Chunk &c0, const Chunk &c1) {
+  Chunk own = c0;
+  own.bytes[0] =
+      arith::SelectOp::create(b, loc, oddQuad, c1.bytes[0], c0.bytes[0]);
+  SmallVector<SmallVector<Value>> keeps, sends;
+  for (auto [row, partner] : llvm::zip_equal(rows, partnerRows)) {
+    keeps.push_back(loadCodes(a, {batch, row}, own, cfg.cacheHints));
+    sends.push_back(loadCodes(a, {batch, partner}, own, cfg.cacheHints));
+  }
+  SmallVector<SmallVector<Value>> first, second;
+  for (auto [keep, send] : llvm::zip_equal(keeps, sends)) {
+    first.emplace_back();
+    second.emplace_back();
+    for (auto [k, x] : llvm::zip_equal(keep, send)) {
+      Value got =
+          gpu::ShuffleOp::create(b, loc, x, 4, 32, gpu::ShuffleMode::XOR)
+              .getShuffleResult();
+      first.back().push_back(arith::SelectOp::create(b, loc, oddQuad, got, k));
+      second.back().push_back(arith::SelectOp::create(b, loc, oddQuad, k, got));
+    }
+  }
+  return {first, second};
+}
+
+/// `count` whole steps of this warp, the j-th at `stepOf(j)`, in pairs
+/// (loadCodePair); an odd last one alone.
+SmallVector<Value> MmaBuilder::buildPairedStepLoop(function_ref<IV(IV)> stepOf,
+                                                   Value count,
+                                                   ArrayRef<Value> acc) {
+  IV pairs = IV(b, loc, count) / 2;
+  auto loop = scf::ForOp::create(b, loc, idx(0), pairs, idx(1), acc);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    IV j = IV(b, loc, loop.getInductionVar()) * 2;
+    Chunk c0 = wholeChunk(stepOf(j)), c1 = wholeChunk(stepOf(j + 1));
+    auto [codes0, codes1] = loadCodePair(c0, c1);
+    // The second step's vectors and scales load after the first's MMAs.
+    StepLoads s0 = loadStep(c0, /*withA=*/false);
+    s0.aWords = codes0;
+    SmallVector<Value> sums(loop.getRegionIterArgs());
+    sums = computeStep(s0, sums);
+    StepLoads s1 = loadStep(c1, /*withA=*/false);
+    s1.aWords = codes1;
+    sums = computeStep(s1, sums);
+    scf::YieldOp::create(b, loc, sums);
+  }
+  IV done = pairs * 2;
+  SmallVector<Value> sums(loop.getResults());
+  return buildStepLoop([&](IV j) { return stepOf(done + j); },
+                       IV(b, loc, count) - done, 1, sums);
 }
 
 /// `count` whole steps of this warp, the j-th at `stepOf(j)`, `group`
@@ -207,7 +272,12 @@ void MmaBuilder::build(Value blockX, Value tid0) {
       rowIds.push_back(row);
       // Rows past M read the last row and store nothing.
       rows.push_back(cfg.rowOffsets ? Value(row) : vminu(row, numRows() - 1));
+      if (cfg.quadPairs)
+        partnerRows.push_back(vminu(row + 1 - (g % 2) * 2, numRows() - 1));
     }
+  if (cfg.quadPairs)
+    oddQuad =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, g % 2, idx(0));
   for (int64_t h = 0; h < halves(); ++h)
     vectorIds[h] = vminu(g + kMmaVectors * h, vectors() - 1);
 
@@ -242,10 +312,23 @@ void MmaBuilder::build(Value blockX, Value tid0) {
     // Its count: ceil((fullSteps - s) / S).
     int64_t slices = slicing.slices;
     IV s(b, loc, kSlice);
-    IV interleavedCount =
-        (IV(b, loc, idx(slicing.fullSteps + slices - 1)) - s) / slices;
-    acc = buildStepLoop([&](IV j) { return s + j * slices; }, interleavedCount,
-                        cfg.loadsInFlight, acc);
+    if (cfg.quadPairs) {
+      // Warp s takes the step pairs s, s + S, ...: its steps 2j and 2j + 1
+      // are adjacent.
+      IV pairCount =
+          (IV(b, loc, idx(slicing.fullSteps / 2 + slices - 1)) - s) / slices;
+      acc = buildPairedStepLoop(
+          [&](IV j) { return ((j / 2) * slices + s) * 2 + j % 2; },
+          pairCount * 2, acc);
+    } else {
+      IV interleavedCount =
+          (IV(b, loc, idx(slicing.fullSteps + slices - 1)) - s) / slices;
+      acc = buildStepLoop([&](IV j) { return s + j * slices; },
+                          interleavedCount, cfg.loadsInFlight, acc);
+    }
+  } else if (slicing.fullSteps > 0 && cfg.quadPairs) {
+    acc = buildPairedStepLoop([&](IV j) { return IV(b, loc, lo) + j; }, count,
+                              acc);
   } else if (slicing.fullSteps > 0) {
     acc = buildStepLoop([&](IV j) { return IV(b, loc, lo) + j; }, count,
                         cfg.loadsInFlight, acc);

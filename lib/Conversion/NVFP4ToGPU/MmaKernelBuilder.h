@@ -53,6 +53,9 @@ struct MmaBuilder {
   // Per tile, rows g and g + 8: their indices (possibly past M), the
   // clamped ones loads use, and their place in the CTA's row block.
   SmallVector<Value> rowIds, rows, rowsInBlock;
+  // quad-pairs: the rows of the lane 4 apart (quad g ^ 1), clamped.
+  SmallVector<Value> partnerRows;
+  Value oddQuad;      // i1: g is odd
   Value vectorIds[2]; // vector g and g + 8, clamped to N - 1
 
   int64_t rowBytes() { return op.getA().getType().getDimSize(2); }
@@ -114,7 +117,11 @@ struct MmaBuilder {
   SmallVector<Value> loadCodes(Value memref, SmallVector<Value> prefix,
                                const Chunk &ch, bool streaming);
   SmallVector<Value> vectorPrefix(Value vector);
-  StepLoads loadStep(const Chunk &ch);
+  StepLoads loadStep(const Chunk &ch, bool withA = true);
+  std::pair<SmallVector<SmallVector<Value>>, SmallVector<SmallVector<Value>>>
+  loadCodePair(const Chunk &c0, const Chunk &c1);
+  SmallVector<Value> buildPairedStepLoop(function_ref<IV(IV)> stepOf,
+                                         Value count, ArrayRef<Value> acc);
 
   //--- MmaOperands.cpp: a step's MMAs ---------------------------------===//
 

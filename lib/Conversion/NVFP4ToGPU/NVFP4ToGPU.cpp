@@ -80,6 +80,7 @@ DictionaryAttr launchInfo(OpBuilder &b, GemvOp op, gpu::GPUFuncOp kernel,
   tun.append("interleave_rows", b.getBoolAttr(cfg.interleaveRows));
   tun.append("pin_loads", b.getBoolAttr(cfg.pinLoads));
   tun.append("row_offsets", b.getBoolAttr(cfg.rowOffsets));
+  tun.append("quad_pairs", b.getBoolAttr(cfg.quadPairs));
   tun.append("one_pass_steps", b.getI64IntegerAttr(cfg.onePassSteps));
   tun.append("index_bits", b.getI64IntegerAttr(cfg.indexBits));
   tun.append("static_shared_bytes",
@@ -255,6 +256,7 @@ struct ConvertNVFP4ToGPUPass
     options.interleaveRows = interleaveRows;
     options.pinLoads = pinLoads;
     options.rowOffsets = rowOffsets;
+    options.quadPairs = quadPairs;
     options.onePass = onePass;
     options.indexBits = indexBits;
     options.ctaThreads = ctaThreads;

@@ -1,0 +1,53 @@
+// quad-pairs: the tensor-core kernel reads a 128 bytes a row by two quads
+// and trades 16 bytes a row (one shuffle a word of a), where a row is whole
+// 16-byte chunks with an even number of whole steps; elsewhere, with
+// async-copy-stages, and in the CUDA-core kernel, it is off and the kernel
+// is built as without it.
+// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="decode=mma quad-pairs=true" | FileCheck %s --check-prefix=ON
+// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="decode=mma" | FileCheck %s --check-prefix=OFF
+// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="decode=mma quad-pairs=true async-copy-stages=2" | FileCheck %s --check-prefix=STAGES
+// RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="decode=dp4a quad-pairs=true" | FileCheck %s --check-prefix=CUDACORE
+
+// ON:       gpu.launch_func @nvfp4_gemv_64x2048x1_n8
+// ON-SAME:  quad_pairs = true
+// ON:       gpu.launch_func @nvfp4_gemv_64x2944x1_n8
+// ON-SAME:  quad_pairs = false
+// 16 whole steps: pairs; 2 rows a lane, so two loads and four shuffles a
+// row, eight in all, then the MMAs.
+// ON-LABEL: gpu.func @nvfp4_gemv_64x2048x1_n8
+// ON:       scf.for
+// ON-COUNT-8: gpu.shuffle  xor {{.*}}, %c4_i32{{.*}}, %c32_i32{{.*}} : i32
+// ON-NOT:   gpu.shuffle
+// ON:       nvgpu.mma.sync
+// 23 whole steps (2944): one quad a row.
+// ON-LABEL: gpu.func @nvfp4_gemv_64x2944x1_n8
+// ON-NOT:   gpu.shuffle  xor
+
+// OFF-NOT:  gpu.shuffle  xor
+// OFF:      quad_pairs = false
+// OFF-NOT:  quad_pairs = true
+// STAGES-NOT: quad_pairs = true
+// STAGES:   async_copy_stages = 2
+// STAGES-SAME: quad_pairs = false
+// CUDACORE-NOT: quad_pairs = true
+// CUDACORE: decode = "dp4a"
+// CUDACORE-SAME: quad_pairs = false
+
+func.func @even(%a: memref<1x64x1024xi8>, %sfa: memref<1x1x32x512xf8E4M3FN>,
+    %b: memref<1x8x1024xi8>, %sfb: memref<1x1x32x512xf8E4M3FN>,
+    %c: memref<1x8x64xf16>) {
+  nvfp4.gemv <nvfp4> <blocked128x4> %a, %sfa, %b, %sfb into %c
+      : memref<1x64x1024xi8>, memref<1x1x32x512xf8E4M3FN>,
+        memref<1x8x1024xi8>, memref<1x1x32x512xf8E4M3FN>
+        into memref<1x8x64xf16>
+  return
+}
+func.func @odd(%a: memref<1x64x1472xi8>, %sfa: memref<1x64x184xf8E4M3FN>,
+    %b: memref<1x8x1472xi8>, %sfb: memref<1x8x184xf8E4M3FN>,
+    %c: memref<1x8x64xf16>) {
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c
+      : memref<1x64x1472xi8>, memref<1x64x184xf8E4M3FN>,
+        memref<1x8x1472xi8>, memref<1x8x184xf8E4M3FN>
+        into memref<1x8x64xf16>
+  return
+}
