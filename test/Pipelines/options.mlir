@@ -25,7 +25,7 @@
 //
 // Every option at a value other than its default reaches the patterns (the
 // pass checks that its options struct reproduces its options).
-// RUN: %python %nvfp4_src_root/scripts/nvfp4_ir.py 256x4096x1 | nvfp4-opt --convert-nvfp4-to-gpu="chip=sm_100a rows-per-block=16 rows-per-thread=2 lanes-per-row=16 bytes-per-load=8 loads-in-flight=3 decode=dp4a cache-hints=false prefetch=false interleave-rows=false max-registers=80 vector-in-shared=true async-copy-stages=2 split-k=2 cta-split-k=2 cta-reduction=global one-pass=false pdl=true pin-loads=true row-offsets=true" | FileCheck %s --check-prefix=ALL
+// RUN: %python %nvfp4_src_root/scripts/nvfp4_ir.py 256x4096x1 | nvfp4-opt --convert-nvfp4-to-gpu="chip=sm_100a rows-per-block=16 rows-per-thread=2 lanes-per-row=16 bytes-per-load=8 loads-in-flight=3 decode=dp4a cache-hints=false prefetch=false interleave-rows=false max-registers=80 vector-in-shared=true async-copy-stages=2 split-k=2 cta-split-k=2 cta-reduction=global one-pass=false pdl=true pin-loads=true row-offsets=true quad-pairs=true" | FileCheck %s --check-prefix=ALL
 // RUN: nvfp4-opt %s --convert-nvfp4-to-tcgen05="chip=sm_100a stages=2" | FileCheck %s --check-prefix=ALL-TCGEN05
 //
 // --help shows every option with its default.
@@ -54,7 +54,7 @@
 // TCGEN05-CHIP-COUNT-2: gpu.binary @{{.*}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_100a"
 // DEFAULT-CHIP-COUNT-2: gpu.binary @{{.*}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a"
 
-// ALL: chip = "sm_100a", config = {async_copy_stages = 2 : i64, bytes_per_load = 8 : i64, cache_hints = false, cta_reduction = "global", cta_split_k = 2 : i64, decode = "dp4a", index_bits = 64 : i64, interleave_rows = false, lanes_per_row = 16 : i64, loads_in_flight = 3 : i64, max_registers = 80 : i64, one_pass_steps = 0 : i64, pdl = true, pin_loads = true, prefetch = false, row_offsets = true, rows_per_block = 16 : i64, rows_per_thread = 2 : i64, split_k = 2 : i64
+// ALL: chip = "sm_100a", config = {async_copy_stages = 2 : i64, bytes_per_load = 8 : i64, cache_hints = false, cta_reduction = "global", cta_split_k = 2 : i64, decode = "dp4a", index_bits = 64 : i64, interleave_rows = false, lanes_per_row = 16 : i64, loads_in_flight = 3 : i64, max_registers = 80 : i64, one_pass_steps = 0 : i64, pdl = true, pin_loads = true, prefetch = false, quad_pairs = false, row_offsets = true, rows_per_block = 16 : i64, rows_per_thread = 2 : i64, split_k = 2 : i64
 // ALL-TCGEN05: stages = 2 : i64
 
 // HELP: --convert-nvfp4-to-gpu
