@@ -364,13 +364,13 @@ VARIANTS = [
      "split-k=1 interleave-rows=false row-offsets=true", ROWS_IN_BOUNDS[:3]),
     ("mma_row_offsets", "chip=sm_90a decode=mma row-offsets=true",
      MMA_ROWS_IN_BOUNDS + MMA),
-    # Two quads a row (quad-pairs), where rows are whole 16-byte chunks
-    # with an even number of whole steps (2880: 22 and a partial one;
-    # 2048: 16; 1040 and 2944 keep a quad a row): the cost model's
-    # geometry on both chips; 3 warps of contiguous slices of 7, 8 and 7
-    # steps (pairs from odd steps, a last step alone), 2 rows a lane;
-    # interleaved slices of step pairs, across 2 warps and across 2 CTAs of
-    # 8 rows a lane; rows unclamped.
+    # Two quads a row (quad-pairs), where rows have an even number of
+    # whole steps (2880: 22 and a partial one; 2048: 16; 1040: 8 and a
+    # last half chunk, with 8-byte loads; 2944, 23, keeps a quad a row):
+    # the cost model's geometry on both chips; 3 warps of contiguous
+    # slices of 7, 8 and 7 steps on 2880 (pairs from odd steps, a last step
+    # alone), 2 rows a lane; interleaved slices of step pairs, across 2
+    # warps and across 2 CTAs of 8 rows a lane; rows unclamped.
     ("mma_quad_pairs", "chip=sm_90a decode=mma quad-pairs=true",
      MMA + MMA_ROWS_IN_BOUNDS),
     ("mma_quad_pairs_sm100", "chip=sm_100a decode=mma quad-pairs=true",

@@ -156,10 +156,9 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
                 "adjacent bytes of one row a load, then trade 16 bytes a "
                 "row (shfl.xor 4), instead of 64 bytes of each of their "
                 "rows; for a warp's whole steps, in adjacent pairs. Not "
-                "with async-copy-stages, nor where a row is not a multiple "
-                "of 16 bytes or has an odd number of whole 64-byte steps "
-                "(the manifest's quad_pairs says which was built); the "
-                "CUDA-core kernel ignores it">,
+                "with async-copy-stages, nor where a row has an odd number "
+                "of whole 64-byte steps (the manifest's quad_pairs says "
+                "which was built); the CUDA-core kernel ignores it">,
     NVFP4Option<"indexBits", "index-bits", "int64_t", "0",
                 "Width of the CUDA-core kernel's index arithmetic, 32 or 64 "
                 "(0: the cost model). 32 makes each address a 32-bit offset "

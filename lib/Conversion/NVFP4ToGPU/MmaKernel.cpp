@@ -120,12 +120,14 @@ SmallVector<Value> MmaBuilder::vectorPrefix(Value vector) {
   return {batch, vector};
 }
 
-MmaBuilder::StepLoads MmaBuilder::loadStep(const Chunk &ch, bool withA) {
+MmaBuilder::StepLoads MmaBuilder::loadStep(const Chunk &ch,
+                                           ArrayRef<SmallVector<Value>> codes) {
   StepLoads s;
   s.chunk = ch;
+  s.aWords.assign(codes.begin(), codes.end());
   bool paired = ch.whole && chunkScalesAdjacent(op, cost::kMmaBytesPerLoad);
   for (Value row : rows) {
-    if (withA)
+    if (codes.empty())
       s.aWords.push_back(loadCodes(a, {batch, row}, ch, cfg.cacheHints));
     s.aScales.push_back(loadScaleBytes(sfa, false, row, ch.cols, paired));
   }
@@ -162,8 +164,9 @@ MmaBuilder::StepLoads MmaBuilder::loadStep(const Chunk &ch, bool withA) {
 std::pair<SmallVector<SmallVector<Value>>, SmallVector<SmallVector<Value>>>
 MmaBuilder::loadCodePair(const Chunk &c0, const Chunk &c1) {
   Chunk own = c0;
-  own.bytes[0] =
-      arith::SelectOp::create(b, loc, oddQuad, c1.bytes[0], c0.bytes[0]);
+  for (int64_t h = 0; h < 2; ++h)
+    own.bytes[h] =
+        arith::SelectOp::create(b, loc, oddQuad, c1.bytes[h], c0.bytes[h]);
   SmallVector<SmallVector<Value>> keeps, sends;
   for (auto [row, partner] : llvm::zip_equal(rows, partnerRows)) {
     keeps.push_back(loadCodes(a, {batch, row}, own, cfg.cacheHints));
@@ -198,13 +201,9 @@ SmallVector<Value> MmaBuilder::buildPairedStepLoop(function_ref<IV(IV)> stepOf,
     Chunk c0 = wholeChunk(stepOf(j)), c1 = wholeChunk(stepOf(j + 1));
     auto [codes0, codes1] = loadCodePair(c0, c1);
     // The second step's vectors and scales load after the first's MMAs.
-    StepLoads s0 = loadStep(c0, /*withA=*/false);
-    s0.aWords = codes0;
     SmallVector<Value> sums(loop.getRegionIterArgs());
-    sums = computeStep(s0, sums);
-    StepLoads s1 = loadStep(c1, /*withA=*/false);
-    s1.aWords = codes1;
-    sums = computeStep(s1, sums);
+    sums = computeStep(loadStep(c0, codes0), sums);
+    sums = computeStep(loadStep(c1, codes1), sums);
     scf::YieldOp::create(b, loc, sums);
   }
   IV done = pairs * 2;
@@ -309,7 +308,6 @@ void MmaBuilder::build(Value blockX, Value tid0) {
     // Long slices interleave: warp s of S takes whole steps s, s + S, ...,
     // so that a CTA's warps read adjacent chunks of their rows at about
     // the same time.
-    // Its count: ceil((fullSteps - s) / S).
     int64_t slices = slicing.slices;
     IV s(b, loc, kSlice);
     if (cfg.quadPairs) {
@@ -321,6 +319,7 @@ void MmaBuilder::build(Value blockX, Value tid0) {
           [&](IV j) { return ((j / 2) * slices + s) * 2 + j % 2; },
           pairCount * 2, acc);
     } else {
+      // Its count: ceil((fullSteps - s) / S).
       IV interleavedCount =
           (IV(b, loc, idx(slicing.fullSteps + slices - 1)) - s) / slices;
       acc = buildStepLoop([&](IV j) { return s + j * slices; },

@@ -117,7 +117,8 @@ struct MmaBuilder {
   SmallVector<Value> loadCodes(Value memref, SmallVector<Value> prefix,
                                const Chunk &ch, bool streaming);
   SmallVector<Value> vectorPrefix(Value vector);
-  StepLoads loadStep(const Chunk &ch, bool withA = true);
+  /// The loads of step `ch`; a's words are `codes` where given.
+  StepLoads loadStep(const Chunk &ch, ArrayRef<SmallVector<Value>> codes = {});
   std::pair<SmallVector<SmallVector<Value>>, SmallVector<SmallVector<Value>>>
   loadCodePair(const Chunk &c0, const Chunk &c1);
   SmallVector<Value> buildPairedStepLoop(function_ref<IV(IV)> stepOf,

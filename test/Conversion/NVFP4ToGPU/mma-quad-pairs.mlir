@@ -1,6 +1,7 @@
 // quad-pairs: the tensor-core kernel reads a 128 bytes a row by two quads
-// and trades 16 bytes a row (one shuffle a word of a), where a row is whole
-// 16-byte chunks with an even number of whole steps; elsewhere, with
+// and trades 16 bytes a row (one shuffle a word of a), where a row has an
+// even number of whole steps, 16-byte loads or pairs of 8-byte ones where
+// rows are an odd number of 8-byte blocks; elsewhere, with
 // async-copy-stages, and in the CUDA-core kernel, it is off and the kernel
 // is built as without it.
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="decode=mma quad-pairs=true" | FileCheck %s --check-prefix=ON
@@ -12,6 +13,8 @@
 // ON-SAME:  quad_pairs = true
 // ON:       gpu.launch_func @nvfp4_gemv_64x2944x1_n8
 // ON-SAME:  quad_pairs = false
+// ON:       gpu.launch_func @nvfp4_gemv_64x1040x1_n8_nvfp4_blocked128x4
+// ON-SAME:  quad_pairs = true
 // 16 whole steps: pairs; 2 rows a lane, so two loads and four shuffles a
 // row, eight in all, then the MMAs.
 // ON-LABEL: gpu.func @nvfp4_gemv_64x2048x1_n8
@@ -22,6 +25,13 @@
 // 23 whole steps (2944): one quad a row.
 // ON-LABEL: gpu.func @nvfp4_gemv_64x2944x1_n8
 // ON-NOT:   gpu.shuffle  xor
+// 8 whole steps of rows of 65 blocks (1040): pairs of 8-byte loads, the
+// same shuffles.
+// ON-LABEL: gpu.func @nvfp4_gemv_64x1040x1_n8_nvfp4_blocked128x4
+// ON:       scf.for
+// ON-COUNT-8: gpu.shuffle  xor {{.*}}, %c4_i32{{.*}}, %c32_i32{{.*}} : i32
+// ON-NOT:   gpu.shuffle
+// ON:       nvgpu.mma.sync
 
 // OFF-NOT:  gpu.shuffle  xor
 // OFF:      quad_pairs = false
@@ -48,6 +58,15 @@ func.func @odd(%a: memref<1x64x1472xi8>, %sfa: memref<1x64x184xf8E4M3FN>,
   nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c
       : memref<1x64x1472xi8>, memref<1x64x184xf8E4M3FN>,
         memref<1x8x1472xi8>, memref<1x8x184xf8E4M3FN>
+        into memref<1x8x64xf16>
+  return
+}
+func.func @halves(%a: memref<1x64x520xi8>,
+    %sfa: memref<1x1x17x512xf8E4M3FN>, %b: memref<1x8x520xi8>,
+    %sfb: memref<1x1x17x512xf8E4M3FN>, %c: memref<1x8x64xf16>) {
+  nvfp4.gemv <nvfp4> <blocked128x4> %a, %sfa, %b, %sfb into %c
+      : memref<1x64x520xi8>, memref<1x1x17x512xf8E4M3FN>,
+        memref<1x8x520xi8>, memref<1x1x17x512xf8E4M3FN>
         into memref<1x8x64xf16>
   return
 }
