@@ -19,14 +19,14 @@ except that an operand which was a multiple of a scale is the `and.b32` of
 a word with that scale, so that a's scales are still loaded and
 converted: what any cheaper decode of a could bring.
 
-The last two modes touch only a's 16-bit scale loads (`ld.global.b16`
-after a load of a, before b's): --a-scale-loads makes each a constant
-(e4m3 1.25 twice; the multiplies stay), what reading no scales of a
-brings; --a-scale-line makes the 2 or 4 of a step of the K loop one 8- or
-16-byte load at the first one's address rounded down, each pair shifted
-out of its word by 16 (address & 2) bits, the loads of rows 32 apart
-(whose lines these are only where the rows are; here the lines of other
-rows, read by several warps).
+--a-scale-loads and --a-scale-line touch only a's 16-bit scale loads
+(`ld.global.b16` after a load of a, before b's): --a-scale-loads makes each
+a constant (e4m3 1.25 twice; the multiplies stay), what reading no scales
+of a brings; --a-scale-line makes the 2 or 4 of a step of the K loop one
+8- or 16-byte load at the first one's address rounded down, each pair
+shifted out of its word by 16 (address & 2) bits, the loads of rows 32
+apart (whose lines these are only where the rows are; here the lines of
+other rows, read by several warps).
 
 --no-mma keeps the whole decode and replaces each MMA by integer and
 float instructions that still read all its operands: three `lop3.b32`
@@ -71,6 +71,14 @@ def constant_scales(lines, loads):
     return out
 
 
+def declare(out, regs):
+    """`out` with `regs` (PTX declarations) after its 64-bit registers'."""
+    decl = next(i for i, l in enumerate(out)
+                if re.match(r"\s+\.reg \.b64\s+%rd<", l))
+    out[decl] += "".join(f"\n\t{r}" for r in regs)
+    return out
+
+
 def line_scales(lines, loads):
     start = next(i for i, l in enumerate(lines) if re.match(A_LOAD, l))
     end = next(i for i in range(start, len(lines)) if "bra" in lines[i])
@@ -91,10 +99,7 @@ def line_scales(lines, loads):
         out[i] = "\n".join((head if k == 0 else []) + [
             f"{indent}shr.b32 \t%pw{5 + k}, %pw{k}, %pw4;",
             f"{indent}cvt.u16.u32 \t{reg}, %pw{5 + k};"])
-    decl = next(i for i, l in enumerate(out)
-                if re.match(r"\s+\.reg \.b64\s+%rd<", l))
-    out[decl] += "\n\t.reg .b32 \t%pw<16>;\n\t.reg .b64 \t%pd<4>;"
-    return out
+    return declare(out, [".reg .b32 \t%pw<16>;", ".reg .b64 \t%pd<4>;"])
 
 
 def without_mmas(lines, every):
@@ -124,10 +129,7 @@ def without_mmas(lines, every):
         i += 5
     if not count:
         return None
-    decl = next(i for i, l in enumerate(out)
-                if re.match(r"\s+\.reg \.b64\s+%rd<", l))
-    out[decl] += "\n\t.reg .b32 \t%pw<1>;"
-    return out
+    return declare(out, [".reg .b32 \t%pw<1>;"])
 
 
 def write(dst, out):
