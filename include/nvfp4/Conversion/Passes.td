@@ -153,9 +153,10 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
                 "one (elsewhere rows past M are clamped to the last row)">,
     NVFP4Option<"quadPairs", "quad-pairs", "bool", "false",
                 "decode=mma: the two quads of lanes 4 apart read 128 "
-                "adjacent bytes of one row a load, then trade 16 bytes a "
-                "row (shfl.xor 4), instead of 64 bytes of each of their "
-                "rows; for a warp's whole steps, in adjacent pairs. Not "
+                "adjacent bytes of one row of a (or packed vector) a load, "
+                "then trade 16 bytes a row (shfl.xor 4), instead of 64 "
+                "bytes of each of their rows; for a warp's whole steps, in "
+                "adjacent pairs. Not "
                 "with async-copy-stages, nor where a row has an odd number "
                 "of whole 64-byte steps (the manifest's quad_pairs says "
                 "which was built); the CUDA-core kernel ignores it">,

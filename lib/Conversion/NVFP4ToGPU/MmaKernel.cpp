@@ -16,9 +16,9 @@
 // cta-split-k across CTAs too (the last CTA of a row block adds their sums from
 // a global workspace in CTA order); a row's last step may be partial
 // (predicated, with loads clamped to the row). With quad-pairs a warp takes
-// its whole steps in adjacent pairs and the quads g and g ^ 1 read a of one
-// row at a time, 128 bytes a load, trading 16 bytes a row afterwards
-// (loadCodePair). With async-copy-stages, a
+// its whole steps in adjacent pairs and the quads g and g ^ 1 read a (and
+// packed vectors) of one row at a time, 128 bytes a load, trading 16 bytes a
+// row afterwards (loadCodePair). With async-copy-stages, a
 // lane copies its bytes of each whole step (cp.async) into its own slots of
 // its warp's stages in dynamic shared memory, stages - 1 steps ahead of the
 // step it decodes, so that loads stay in flight during the MMAs without
@@ -120,11 +120,13 @@ SmallVector<Value> MmaBuilder::vectorPrefix(Value vector) {
   return {batch, vector};
 }
 
-MmaBuilder::StepLoads MmaBuilder::loadStep(const Chunk &ch,
-                                           ArrayRef<SmallVector<Value>> codes) {
+MmaBuilder::StepLoads
+MmaBuilder::loadStep(const Chunk &ch, ArrayRef<SmallVector<Value>> codes,
+                     ArrayRef<SmallVector<Value>> bCodes) {
   StepLoads s;
   s.chunk = ch;
   s.aWords.assign(codes.begin(), codes.end());
+  s.bWords.assign(bCodes.begin(), bCodes.end());
   bool paired = ch.whole && chunkScalesAdjacent(op, cost::kMmaBytesPerLoad);
   for (Value row : rows) {
     if (codes.empty())
@@ -134,7 +136,8 @@ MmaBuilder::StepLoads MmaBuilder::loadStep(const Chunk &ch,
   for (int64_t h = 0; h < halves(); ++h) {
     Value v = vectorIds[h];
     if (packed()) {
-      s.bWords.push_back(loadCodes(vec, vectorPrefix(v), ch, false));
+      if (bCodes.empty())
+        s.bWords.push_back(loadCodes(vec, vectorPrefix(v), ch, false));
       // N vectors' scales are a matrix of N rows; one vector's a row.
       s.bScales.push_back(
           op.hasVectorDim()
@@ -155,36 +158,41 @@ MmaBuilder::StepLoads MmaBuilder::loadStep(const Chunk &ch,
   return s;
 }
 
-/// a's words of steps `c0` and `c1` (whole, usually adjacent), per row,
-/// read by both quads of an even-odd pair on one row at a time: the even
-/// quad's lanes read their row at c0 and the odd quad's row at c0, the odd
-/// quad's lanes both rows at c1; each lane then trades the other quad's 16
-/// bytes for its own (shfl.xor 4), so that a load covers 128 adjacent
-/// bytes of a row when c1 follows c0.
-std::pair<SmallVector<SmallVector<Value>>, SmallVector<SmallVector<Value>>>
-MmaBuilder::loadCodePair(const Chunk &c0, const Chunk &c1) {
-  Chunk own = c0;
+/// Each lane's words of steps `c0` and `c1` (whole, usually adjacent) of
+/// its rows of `memref` (their index prefixes, `own`), read by both quads
+/// of an even-odd pair on one row at a time: the even quad's lanes read
+/// their own row and the odd quad's (`partner`, the row quad g ^ 1 has in
+/// its place) at c0, the odd quad's lanes both rows at c1; each lane then
+/// trades the partner row's 16 bytes for 16 of its own (shfl.xor 4), so
+/// that a load covers 128 adjacent bytes of a row when c1 follows c0.
+MmaBuilder::WordPair
+MmaBuilder::loadCodePair(Value memref, ArrayRef<SmallVector<Value>> own,
+                         ArrayRef<SmallVector<Value>> partner, const Chunk &c0,
+                         const Chunk &c1, bool streaming) {
+  Chunk mine = c0;
   for (int64_t h = 0; h < 2; ++h)
-    own.bytes[h] =
+    mine.bytes[h] =
         arith::SelectOp::create(b, loc, oddQuad, c1.bytes[h], c0.bytes[h]);
-  SmallVector<SmallVector<Value>> keeps, sends;
-  for (auto [row, partner] : llvm::zip_equal(rows, partnerRows)) {
-    keeps.push_back(loadCodes(a, {batch, row}, own, cfg.cacheHints));
-    sends.push_back(loadCodes(a, {batch, partner}, own, cfg.cacheHints));
+  RowWords keeps, sends;
+  for (auto [row, other] : llvm::zip_equal(own, partner)) {
+    keeps.push_back(loadCodes(memref, row, mine, streaming));
+    sends.push_back(loadCodes(memref, other, mine, streaming));
   }
-  SmallVector<SmallVector<Value>> first, second;
+  WordPair pair;
   for (auto [keep, send] : llvm::zip_equal(keeps, sends)) {
-    first.emplace_back();
-    second.emplace_back();
+    pair.first.emplace_back();
+    pair.second.emplace_back();
     for (auto [k, x] : llvm::zip_equal(keep, send)) {
       Value got =
           gpu::ShuffleOp::create(b, loc, x, 4, 32, gpu::ShuffleMode::XOR)
               .getShuffleResult();
-      first.back().push_back(arith::SelectOp::create(b, loc, oddQuad, got, k));
-      second.back().push_back(arith::SelectOp::create(b, loc, oddQuad, k, got));
+      pair.first.back().push_back(
+          arith::SelectOp::create(b, loc, oddQuad, got, k));
+      pair.second.back().push_back(
+          arith::SelectOp::create(b, loc, oddQuad, k, got));
     }
   }
-  return {first, second};
+  return pair;
 }
 
 /// `count` whole steps of this warp, the j-th at `stepOf(j)`, in pairs
@@ -192,6 +200,15 @@ MmaBuilder::loadCodePair(const Chunk &c0, const Chunk &c1) {
 SmallVector<Value> MmaBuilder::buildPairedStepLoop(function_ref<IV(IV)> stepOf,
                                                    Value count,
                                                    ArrayRef<Value> acc) {
+  RowWords aRows, aPartners, bRows, bPartners;
+  for (auto [row, partner] : llvm::zip_equal(rows, partnerRows)) {
+    aRows.push_back({batch, row});
+    aPartners.push_back({batch, partner});
+  }
+  for (int64_t h = 0; h < halves(); ++h) {
+    bRows.push_back(vectorPrefix(vectorIds[h]));
+    bPartners.push_back(vectorPrefix(partnerVectorIds[h]));
+  }
   IV pairs = IV(b, loc, count) / 2;
   auto loop = scf::ForOp::create(b, loc, idx(0), pairs, idx(1), acc);
   {
@@ -199,11 +216,15 @@ SmallVector<Value> MmaBuilder::buildPairedStepLoop(function_ref<IV(IV)> stepOf,
     b.setInsertionPointToStart(loop.getBody());
     IV j = IV(b, loc, loop.getInductionVar()) * 2;
     Chunk c0 = wholeChunk(stepOf(j)), c1 = wholeChunk(stepOf(j + 1));
-    auto [codes0, codes1] = loadCodePair(c0, c1);
-    // The second step's vectors and scales load after the first's MMAs.
+    WordPair aCodes = loadCodePair(a, aRows, aPartners, c0, c1, cfg.cacheHints);
+    // Packed vectors pair the same way (vector g ^ 1 in place of g).
+    WordPair bCodes;
+    if (packed())
+      bCodes = loadCodePair(vec, bRows, bPartners, c0, c1, false);
+    // The second step's scales load after the first's MMAs.
     SmallVector<Value> sums(loop.getRegionIterArgs());
-    sums = computeStep(loadStep(c0, codes0), sums);
-    sums = computeStep(loadStep(c1, codes1), sums);
+    sums = computeStep(loadStep(c0, aCodes.first, bCodes.first), sums);
+    sums = computeStep(loadStep(c1, aCodes.second, bCodes.second), sums);
     scf::YieldOp::create(b, loc, sums);
   }
   IV done = pairs * 2;
@@ -277,8 +298,12 @@ void MmaBuilder::build(Value blockX, Value tid0) {
   if (cfg.quadPairs)
     oddQuad =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, g % 2, idx(0));
-  for (int64_t h = 0; h < halves(); ++h)
+  for (int64_t h = 0; h < halves(); ++h) {
     vectorIds[h] = vminu(g + kMmaVectors * h, vectors() - 1);
+    if (cfg.quadPairs)
+      partnerVectorIds[h] =
+          vminu(g + 1 - (g % 2) * 2 + kMmaVectors * h, vectors() - 1);
+  }
 
   Value zero = arith::ConstantOp::create(
       b, loc,

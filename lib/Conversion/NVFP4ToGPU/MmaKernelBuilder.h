@@ -57,6 +57,8 @@ struct MmaBuilder {
   SmallVector<Value> partnerRows;
   Value oddQuad;      // i1: g is odd
   Value vectorIds[2]; // vector g and g + 8, clamped to N - 1
+  // quad-pairs: vectors g ^ 1 and (g ^ 1) + 8, clamped.
+  Value partnerVectorIds[2];
 
   int64_t rowBytes() { return op.getA().getType().getDimSize(2); }
   int64_t numRows() { return op.getA().getType().getDimSize(1); }
@@ -117,10 +119,19 @@ struct MmaBuilder {
   SmallVector<Value> loadCodes(Value memref, SmallVector<Value> prefix,
                                const Chunk &ch, bool streaming);
   SmallVector<Value> vectorPrefix(Value vector);
-  /// The loads of step `ch`; a's words are `codes` where given.
-  StepLoads loadStep(const Chunk &ch, ArrayRef<SmallVector<Value>> codes = {});
-  std::pair<SmallVector<SmallVector<Value>>, SmallVector<SmallVector<Value>>>
-  loadCodePair(const Chunk &c0, const Chunk &c1);
+  /// The loads of step `ch`; a's words are `codes` and packed b's
+  /// `bCodes` where given.
+  StepLoads loadStep(const Chunk &ch, ArrayRef<SmallVector<Value>> codes = {},
+                     ArrayRef<SmallVector<Value>> bCodes = {});
+  /// Words per row (a row of a, or a vector).
+  using RowWords = SmallVector<SmallVector<Value>>;
+  /// The words of two steps.
+  struct WordPair {
+    RowWords first, second;
+  };
+  WordPair loadCodePair(Value memref, ArrayRef<SmallVector<Value>> own,
+                        ArrayRef<SmallVector<Value>> partner, const Chunk &c0,
+                        const Chunk &c1, bool streaming);
   SmallVector<Value> buildPairedStepLoop(function_ref<IV(IV)> stepOf,
                                          Value count, ArrayRef<Value> acc);
 
