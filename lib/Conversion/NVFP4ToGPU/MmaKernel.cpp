@@ -159,37 +159,40 @@ MmaBuilder::loadStep(const Chunk &ch, ArrayRef<SmallVector<Value>> codes,
 }
 
 /// Each lane's words of steps `c0` and `c1` (whole, usually adjacent) of
-/// its rows of `memref` (their index prefixes, `own`), read by both quads
-/// of an even-odd pair on one row at a time: the even quad's lanes read
-/// their own row and the odd quad's (`partner`, the row quad g ^ 1 has in
-/// its place) at c0, the odd quad's lanes both rows at c1; each lane then
-/// trades the partner row's 16 bytes for 16 of its own (shfl.xor 4), so
-/// that a load covers 128 adjacent bytes of a row when c1 follows c0.
+/// its rows of `memref`, read by both quads of an even-odd pair on one row
+/// at a time: `evenRows` and `oddRows` (index prefixes) are the rows of the
+/// pair's even and odd quad, the same for both quads. A pair's first load
+/// reads the even quad's row, at c0 in the even quad and at c1 in the odd
+/// one, its second load the odd quad's row, at c1 and c0: each covers 128
+/// adjacent bytes of one row when c1 follows c0. Each lane then sends the
+/// 16 bytes of the other quad's row that it read (shfl.xor 4) and gets
+/// its own row's other step.
 MmaBuilder::WordPair
-MmaBuilder::loadCodePair(Value memref, ArrayRef<SmallVector<Value>> own,
-                         ArrayRef<SmallVector<Value>> partner, const Chunk &c0,
+MmaBuilder::loadCodePair(Value memref, ArrayRef<SmallVector<Value>> evenRows,
+                         ArrayRef<SmallVector<Value>> oddRows, const Chunk &c0,
                          const Chunk &c1, bool streaming) {
-  Chunk mine = c0;
-  for (int64_t h = 0; h < 2; ++h)
-    mine.bytes[h] =
+  Chunk atFirst = c0, atSecond = c1;
+  for (int64_t h = 0; h < 2; ++h) {
+    atFirst.bytes[h] =
         arith::SelectOp::create(b, loc, oddQuad, c1.bytes[h], c0.bytes[h]);
-  RowWords keeps, sends;
-  for (auto [row, other] : llvm::zip_equal(own, partner)) {
-    keeps.push_back(loadCodes(memref, row, mine, streaming));
-    sends.push_back(loadCodes(memref, other, mine, streaming));
+    atSecond.bytes[h] =
+        arith::SelectOp::create(b, loc, oddQuad, c0.bytes[h], c1.bytes[h]);
   }
   WordPair pair;
-  for (auto [keep, send] : llvm::zip_equal(keeps, sends)) {
+  for (auto [evenRow, oddRow] : llvm::zip_equal(evenRows, oddRows)) {
+    SmallVector<Value> firsts = loadCodes(memref, evenRow, atFirst, streaming);
+    SmallVector<Value> seconds = loadCodes(memref, oddRow, atSecond, streaming);
     pair.first.emplace_back();
     pair.second.emplace_back();
-    for (auto [k, x] : llvm::zip_equal(keep, send)) {
-      Value got =
-          gpu::ShuffleOp::create(b, loc, x, 4, 32, gpu::ShuffleMode::XOR)
-              .getShuffleResult();
+    for (auto [x, y] : llvm::zip_equal(firsts, seconds)) {
+      // Even quad: x is its row at c0, y the odd row at c1 (sent); odd
+      // quad: x the even row at c1 (sent), y its row at c0.
+      Value send = arith::SelectOp::create(b, loc, oddQuad, x, y);
       pair.first.back().push_back(
-          arith::SelectOp::create(b, loc, oddQuad, got, k));
+          arith::SelectOp::create(b, loc, oddQuad, y, x));
       pair.second.back().push_back(
-          arith::SelectOp::create(b, loc, oddQuad, k, got));
+          gpu::ShuffleOp::create(b, loc, send, 4, 32, gpu::ShuffleMode::XOR)
+              .getShuffleResult());
     }
   }
   return pair;
@@ -200,14 +203,21 @@ MmaBuilder::loadCodePair(Value memref, ArrayRef<SmallVector<Value>> own,
 SmallVector<Value> MmaBuilder::buildPairedStepLoop(function_ref<IV(IV)> stepOf,
                                                    Value count,
                                                    ArrayRef<Value> acc) {
-  RowWords aRows, aPartners, bRows, bPartners;
+  // The rows (vectors) of the even and of the odd quad of this lane's pair.
+  auto evenOf = [&](Value mine, Value partner) -> Value {
+    return arith::SelectOp::create(b, loc, oddQuad, partner, mine);
+  };
+  auto oddOf = [&](Value mine, Value partner) -> Value {
+    return arith::SelectOp::create(b, loc, oddQuad, mine, partner);
+  };
+  RowWords aEven, aOdd, bEven, bOdd;
   for (auto [row, partner] : llvm::zip_equal(rows, partnerRows)) {
-    aRows.push_back({batch, row});
-    aPartners.push_back({batch, partner});
+    aEven.push_back({batch, evenOf(row, partner)});
+    aOdd.push_back({batch, oddOf(row, partner)});
   }
   for (int64_t h = 0; h < halves(); ++h) {
-    bRows.push_back(vectorPrefix(vectorIds[h]));
-    bPartners.push_back(vectorPrefix(partnerVectorIds[h]));
+    bEven.push_back(vectorPrefix(evenOf(vectorIds[h], partnerVectorIds[h])));
+    bOdd.push_back(vectorPrefix(oddOf(vectorIds[h], partnerVectorIds[h])));
   }
   IV pairs = IV(b, loc, count) / 2;
   auto loop = scf::ForOp::create(b, loc, idx(0), pairs, idx(1), acc);
@@ -216,11 +226,11 @@ SmallVector<Value> MmaBuilder::buildPairedStepLoop(function_ref<IV(IV)> stepOf,
     b.setInsertionPointToStart(loop.getBody());
     IV j = IV(b, loc, loop.getInductionVar()) * 2;
     Chunk c0 = wholeChunk(stepOf(j)), c1 = wholeChunk(stepOf(j + 1));
-    WordPair aCodes = loadCodePair(a, aRows, aPartners, c0, c1, cfg.cacheHints);
-    // Packed vectors pair the same way (vector g ^ 1 in place of g).
+    WordPair aCodes = loadCodePair(a, aEven, aOdd, c0, c1, cfg.cacheHints);
+    // Packed vectors pair the same way (vectors g and g ^ 1).
     WordPair bCodes;
     if (packed())
-      bCodes = loadCodePair(vec, bRows, bPartners, c0, c1, false);
+      bCodes = loadCodePair(vec, bEven, bOdd, c0, c1, false);
     // The second step's scales load after the first's MMAs.
     SmallVector<Value> sums(loop.getRegionIterArgs());
     sums = computeStep(loadStep(c0, aCodes.first, bCodes.first), sums);

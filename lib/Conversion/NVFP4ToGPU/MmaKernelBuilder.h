@@ -129,8 +129,8 @@ struct MmaBuilder {
   struct WordPair {
     RowWords first, second;
   };
-  WordPair loadCodePair(Value memref, ArrayRef<SmallVector<Value>> own,
-                        ArrayRef<SmallVector<Value>> partner, const Chunk &c0,
+  WordPair loadCodePair(Value memref, ArrayRef<SmallVector<Value>> evenRows,
+                        ArrayRef<SmallVector<Value>> oddRows, const Chunk &c0,
                         const Chunk &c1, bool streaming);
   SmallVector<Value> buildPairedStepLoop(function_ref<IV(IV)> stepOf,
                                          Value count, ArrayRef<Value> acc);
