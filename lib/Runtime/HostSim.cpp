@@ -20,6 +20,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LoadTrace.h"
+
 #include "nvfp4/Runtime/HostSimABI.h"
 #include "nvfp4/Support/Chips.h"
 #include "nvfp4/Support/Formats.h"
@@ -85,6 +87,8 @@ struct Thread {
   };
   std::deque<std::vector<Copy>> copyGroups;
   std::vector<Copy> openCopies;
+  /// Its global loads while a trace is on, in order.
+  std::vector<nvfp4::sim::LoadRecord> loads;
 };
 
 /// One fiber stack with a guard page below it, reused by every launch.
@@ -125,6 +129,23 @@ struct Launch {
 Launch *active = nullptr;
 std::string firstError;
 bool reverseOrder = false;
+nvfp4::sim::LoadTrace loadTrace;
+
+/// Hands the loads of every warp of the cluster that ran to the trace (a
+/// CTA's last warp may be short).
+void countLoads(Launch &l) {
+  size_t ctaThreads = size_t(l.ctaThreads);
+  std::vector<const std::vector<nvfp4::sim::LoadRecord> *> lanes;
+  for (size_t cta = 0; cta < l.threads.size() / ctaThreads; ++cta)
+    for (size_t first = 0; first < ctaThreads; first += kWarpSize) {
+      lanes.clear();
+      for (size_t i = first; i < std::min(first + kWarpSize, ctaThreads); ++i)
+        lanes.push_back(&l.threads[cta * ctaThreads + i].loads);
+      loadTrace.addWarp(lanes);
+    }
+  for (Thread &t : l.threads)
+    t.loads.clear();
+}
 
 void fail(const std::string &message) {
   if (firstError.empty()) {
@@ -515,6 +536,8 @@ void nvfp4sim_launch_cluster(Nvfp4SimEntry entry, void *args, int32_t gridX,
           active = nullptr;
           return;
         }
+        if (loadTrace.on())
+          countLoads(l);
       }
   active = nullptr;
 }
@@ -526,6 +549,19 @@ const char *nvfp4sim_error(void) {
 void nvfp4sim_clear_error(void) { firstError.clear(); }
 
 void nvfp4sim_set_reverse_order(int32_t reverse) { reverseOrder = reverse; }
+
+void nvfp4sim_trace_begin(int32_t count, const void *const *begins,
+                          const int64_t *sizes) {
+  loadTrace.begin(count, begins, sizes);
+}
+
+void nvfp4sim_trace_end(Nvfp4SimLoadStats *stats) { loadTrace.end(stats); }
+
+void nvfp4sim_trace_load(const void *address, int32_t bytes, int32_t site) {
+  if (loadTrace.on())
+    active->current->loads.push_back(
+        {site, bytes, reinterpret_cast<uintptr_t>(address)});
+}
 
 int32_t nvfp4sim_sreg(int32_t which) {
   const Launch &l = *active;

@@ -102,6 +102,8 @@ private:
 struct Stats {
   int64_t cases = 0, failed = 0;
   bool corrupt = false;
+  /// --loads: count the global loads of each gemv's first case.
+  bool loads = false;
   void report(bool ok, const std::string &what, const std::string &detail) {
     ++cases;
     failed += !ok;

@@ -28,7 +28,9 @@
 // any runtime error (deadlock, a lane missing from a shuffle) fails the case.
 // Seeds are fixed (--seed N, default 1) and printed. --corrupt damages one
 // element of every result beyond its tolerance: every case must then fail.
-// --filter TEXT runs the variants whose name contains TEXT.
+// --filter TEXT runs the variants whose name contains TEXT. --loads counts
+// each gemv's global loads as the memory system sees them (warp-wide
+// instructions, the lines and sectors each touches: HostSimABI.h's trace).
 //
 //===----------------------------------------------------------------------===//
 
@@ -122,6 +124,15 @@ void checkGemv(Stats &stats, const SimKernel &kernel, ref::Distribution dist,
   Guarded c(static_cast<size_t>(p.l * p.n * p.m * ref::elementBytes(p.output)),
             0xFF);
   nvfp4sim_set_reverse_order(reverseThreads);
+  // The first case of a kernel (Full inputs) counts its loads: the
+  // pattern is the data's.
+  bool traced = stats.loads && dist == ref::Distribution::Full;
+  const char *bufferNames[4] = {"a", "sfa", "b", "sfb"};
+  const void *begins[4] = {a.data(), sfa.data(), b.data(), sfb.data()};
+  int64_t sizes[4] = {int64_t(in.a.size()), int64_t(in.sfa.size()),
+                      int64_t(in.b.size()), int64_t(in.sfb.size())};
+  if (traced)
+    nvfp4sim_trace_begin(4, begins, sizes);
   if (kernel.gemvAlpha)
     kernel.gemvAlpha(a.data(), sfa.data(), b.data(), sfb.data(), c.data(),
                      p.alpha);
@@ -131,6 +142,18 @@ void checkGemv(Stats &stats, const SimKernel &kernel, ref::Distribution dist,
     kernel.wideAlpha(a.data(), sfa.data(), b.data(), c.data(), p.alpha);
   else
     kernel.wide(a.data(), sfa.data(), b.data(), c.data());
+  if (traced) {
+    Nvfp4SimLoadStats loads[4];
+    nvfp4sim_trace_end(loads);
+    std::string line = strf("LOADS %-20s %-42s", kernel.variant, kernel.spec);
+    for (int i = 0; i < 4; ++i)
+      if (loads[i].loads)
+        line += strf(" %s: %lld loads, %.2f lines %.2f sectors a load;",
+                     bufferNames[i], (long long)loads[i].loads,
+                     double(loads[i].lines) / loads[i].loads,
+                     double(loads[i].sectors) / loads[i].loads);
+    std::printf("%s\n", line.c_str());
+  }
 
   std::string what =
       strf("%-20s %-42s %s, threads %s, seed %llu", kernel.variant, kernel.spec,
@@ -255,13 +278,17 @@ const char *const kHelp =
     "counts; exit status 1 when a case fails.\n"
     "\n"
     "usage: nvfp4-sim-check [--seed N] [--filter TEXT] [--edges] [--corrupt] "
-    "[--list]\n"
+    "[--loads] [--list]\n"
     "  --seed N       seed of the random data (default 1)\n"
     "  --edges        every edge distribution on every GEMV\n"
     "  --filter TEXT  only the variants whose name contains TEXT (default: "
     "all)\n"
     "  --corrupt      damage one element of every result: every case must "
     "fail\n"
+    "  --loads        after each gemv's first case, a LOADS line: per input\n"
+    "                 (a, sfa, b, sfb) its warp-wide global loads and the\n"
+    "                 128-byte lines and 32-byte sectors each touches, on\n"
+    "                 average (cp.async copies are not loads)\n"
     "  --list         print every compiled kernel and its options, run "
     "nothing\n"
     "  --help         print this text\n";
@@ -287,6 +314,8 @@ int main(int argc, char **argv) {
       return 0;
     } else if (arg == "--corrupt") {
       stats.corrupt = true;
+    } else if (arg == "--loads") {
+      stats.loads = true;
     } else if (arg == "--edges") {
       allEdges = true;
     } else if (arg == "--seed") {

@@ -135,6 +135,7 @@ ROWS_IN_BOUNDS = [
 ]
 MMA_ROWS_IN_BOUNDS = [
     "256x1040x1:nvfp4:blocked128x4:f32:n8",
+    "256x2048x1:nvfp4:blocked128x4:f16:n8",
     "128x2880x2:nvfp4:linear:f16:n16:noalpha",
     "256x2048x1:nvfp4:blocked128x4:bf16:vbf16",
 ]

@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 /// Bumped when a signature or a code below changes meaning.
-#define NVFP4SIM_ABI_VERSION 1
+#define NVFP4SIM_ABI_VERSION 2
 
 /// Special registers (nvvm.read.ptx.sreg.*), the `which` of nvfp4sim_sreg.
 enum Nvfp4SimSreg {
@@ -93,6 +93,22 @@ void nvfp4sim_clear_error(void);
 /// that misses a barrier then reads what the other order would not).
 void nvfp4sim_set_reverse_order(int32_t reverse);
 
+/// What the warps of the launches traced loaded from one buffer: warp-wide
+/// load instructions, the 128-byte lines and the 32-byte sectors each one
+/// touched (summed over them: an L1 miss costs one L2 request a line), and
+/// the bytes their lanes read.
+typedef struct Nvfp4SimLoadStats {
+  int64_t loads, lines, sectors, bytes;
+} Nvfp4SimLoadStats;
+/// Starts counting the global loads of the following launches into `count`
+/// buffers, buffer i the bytes [begins[i], begins[i] + sizes[i]); a warp's
+/// load instruction counts for the buffer of its first lane's address, or
+/// for none.
+void nvfp4sim_trace_begin(int32_t count, const void *const *begins,
+                          const int64_t *sizes);
+/// Stops counting and writes buffer i's totals to stats[i].
+void nvfp4sim_trace_end(Nvfp4SimLoadStats *stats);
+
 // Called by simulated threads.
 int32_t nvfp4sim_sreg(int32_t which);
 void *nvfp4sim_shared(void);
@@ -108,6 +124,9 @@ void nvfp4sim_cluster_wait(void);
 /// GPU faults with a misaligned address unless it is a multiple of `bytes`,
 /// and so does the launch here.
 void nvfp4sim_check_align(const void *address, int32_t bytes);
+/// A load of `bytes` at `address` (not in shared memory) by the kernel's
+/// load instruction `site`, counted while a trace is on.
+void nvfp4sim_trace_load(const void *address, int32_t bytes, int32_t site);
 /// cp.async (without zero fill) of `bytes` from `src` to `dst` (both
 /// checked as nvfp4sim_check_align does), performed only when a wait lets
 /// its group complete: the latest the GPU may perform it, so a read of

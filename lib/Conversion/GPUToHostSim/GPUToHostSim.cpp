@@ -76,9 +76,11 @@ public:
     RewritePatternSet patterns(host.getContext());
     nvfp4::populateGPUToHostSimPatterns(patterns);
     FrozenRewritePatternSet frozen(std::move(patterns));
+    int32_t loadSite = 0;
     for (Operation *op : moved) {
       walkAndApplyPatterns(op, frozen);
       nvfp4::insertAlignmentChecks(op);
+      nvfp4::insertLoadTraces(op, loadSite);
     }
     dropAddressSpaces();
     if (failed(checkFullyLowered()))

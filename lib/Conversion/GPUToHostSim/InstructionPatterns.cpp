@@ -43,7 +43,7 @@ const RuntimeFunction runtimeFunctions[] = {
     {"nvfp4sim_cluster_arrive", "v", 0}, {"nvfp4sim_cluster_wait", "v", 0},
     {"nvfp4sim_mapa", "ptr", 1, 1},      {"nvfp4sim_check_align", "v", 1, 1},
     {"nvfp4sim_cp_async", "v", 1, 2},    {"nvfp4sim_cp_async_commit", "v", 0},
-    {"nvfp4sim_cp_async_wait", "v", 1},
+    {"nvfp4sim_cp_async_wait", "v", 1},  {"nvfp4sim_trace_load", "v", 2, 1},
 };
 
 Type resultType(MLIRContext *ctx, StringRef kind) {
@@ -630,6 +630,26 @@ void mlir::nvfp4::insertAlignmentChecks(Operation *root) {
     else if (auto store = dyn_cast<LLVM::StoreOp>(op))
       check(op, store.getAddr(), store.getValue().getType(),
             store.getAlignment());
+  });
+}
+
+void mlir::nvfp4::insertLoadTraces(Operation *root, int32_t &nextSite) {
+  DataLayout layout = DataLayout::closest(root);
+  root->walk([&](LLVM::LoadOp load) {
+    auto ptr = dyn_cast<LLVM::LLVMPointerType>(load.getAddr().getType());
+    if (!ptr || ptr.getAddressSpace() ==
+                    static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared))
+      return;
+    OpBuilder b(load);
+    Location loc = load.getLoc();
+    auto i32 = [&](int64_t v) -> Value {
+      return LLVM::ConstantOp::create(b, loc, b.getI32Type(),
+                                      static_cast<int32_t>(v));
+    };
+    int64_t bytes = layout.getTypeSize(load.getType());
+    LLVM::CallOp::create(
+        b, loc, TypeRange{}, "nvfp4sim_trace_load",
+        ValueRange{load.getAddr(), i32(bytes), i32(nextSite++)});
   });
 }
 

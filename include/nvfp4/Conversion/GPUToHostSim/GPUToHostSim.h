@@ -9,6 +9,8 @@
 #ifndef NVFP4_CONVERSION_GPUTOHOSTSIM_GPUTOHOSTSIM_H
 #define NVFP4_CONVERSION_GPUTOHOSTSIM_GPUTOHOSTSIM_H
 
+#include <cstdint>
+
 namespace mlir {
 class ModuleOp;
 class Operation;
@@ -28,6 +30,11 @@ void populateGPUToHostSimPatterns(RewritePatternSet &patterns);
 /// for it: a misaligned access fails the simulated launch as it faults on
 /// the GPU.
 void insertAlignmentChecks(Operation *root);
+
+/// Precedes every load under `root` that is not from shared memory with a
+/// runtime call naming it (a site number from `nextSite` on) and its
+/// address and bytes, which the runtime counts while a trace is on.
+void insertLoadTraces(Operation *root, int32_t &nextSite);
 
 } // namespace nvfp4
 } // namespace mlir
