@@ -384,6 +384,12 @@ VARIANTS = [
      "cta-split-k=2 split-k=1 rows-per-thread=8", MMA_LONG),
     ("mma_quad_pairs_row_offsets", "decode=mma quad-pairs=true "
      "row-offsets=true", MMA_ROWS_IN_BOUNDS),
+    # Contiguous slices of 5, 5 and 6 of 16 steps of lines of a row: the
+    # slice from step 5 takes it alone, then pairs from 6 (loads counted
+    # in test/Random/sim-check-loads.test).
+    ("mma_quad_pairs_split3_lines", "decode=mma quad-pairs=true split-k=3 "
+     "rows-per-thread=2 row-offsets=true",
+     ["256x2048x1:nvfp4:blocked128x4:f16:n8"]),
 ]
 
 

@@ -361,8 +361,13 @@ void MmaBuilder::build(Value blockX, Value tid0) {
                           interleavedCount, cfg.loadsInFlight, acc);
     }
   } else if (slicing.fullSteps > 0 && cfg.quadPairs) {
-    acc = buildPairedStepLoop([&](IV j) { return IV(b, loc, lo) + j; }, count,
-                              acc);
+    // A slice from an odd step takes that step alone, so that its pairs
+    // start on even steps: 128 bytes of one line, not of two.
+    IV alone(b, loc, arith::MinUIOp::create(b, loc, IV(b, loc, lo) % 2, count));
+    acc =
+        buildStepLoop([&](IV j) { return IV(b, loc, lo) + j; }, alone, 1, acc);
+    acc = buildPairedStepLoop([&](IV j) { return IV(b, loc, lo) + alone + j; },
+                              IV(b, loc, count) - alone, acc);
   } else if (slicing.fullSteps > 0) {
     acc = buildStepLoop([&](IV j) { return IV(b, loc, lo) + j; }, count,
                         cfg.loadsInFlight, acc);
