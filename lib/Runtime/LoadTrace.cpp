@@ -2,6 +2,8 @@
 
 #include "LoadTrace.h"
 
+#include "nvfp4/Support/Chips.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -10,7 +12,8 @@
 using namespace nvfp4::sim;
 
 namespace {
-constexpr uintptr_t kLineBytes = 128, kSectorBytes = 32;
+constexpr auto kLineBytes = uintptr_t(nvfp4::kCacheLineBytes);
+constexpr auto kSectorBytes = uintptr_t(nvfp4::kSectorBytes);
 } // namespace
 
 void LoadTrace::begin(int32_t count, const void *const *begins,

@@ -39,6 +39,11 @@ inline constexpr int64_t kMaxCtaSharedBytes = 227 * 1024;
 inline constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
 /// Bytes of an mbarrier object in shared memory (PTX: an aligned .b64).
 inline constexpr int64_t kMbarrierBytes = 8;
+/// A cache line of L1 and L2 (one L2 request for the bytes a warp's load
+/// reads of it) and the sectors it is filled by, on every chip the
+/// compiler targets.
+inline constexpr int64_t kCacheLineBytes = 128;
+inline constexpr int64_t kSectorBytes = 32;
 
 struct ChipInfo {
   std::string_view name;        // PTX target, e.g. "sm_90a"
