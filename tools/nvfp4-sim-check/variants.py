@@ -113,6 +113,11 @@ MMA = [
 ]
 # Those with rows of several steps, for K split across warps.
 MMA_LONG = [spec for spec in MMA if "x1040x" in spec or "x2880x" in spec]
+# 23 whole steps of 64 bytes (K = 2944), packed and bf16 vectors.
+MMA_ODD_STEPS = [
+    "130x2944x1:nvfp4:blocked128x4:f16:n8",
+    "257x2944x1:nvfp4:linear:bf16:vbf16",
+]
 # Those async-copy-stages takes (whole steps; blocked scales or linear rows
 # of a multiple of 4 columns), and linear rows of 68 columns: 16-byte
 # copies of a (1088) next to 8-byte pairs of copies (1040, blocked).
@@ -365,23 +370,25 @@ VARIANTS = [
      "split-k=1 interleave-rows=false row-offsets=true", ROWS_IN_BOUNDS[:3]),
     ("mma_row_offsets", "chip=sm_90a decode=mma row-offsets=true",
      MMA_ROWS_IN_BOUNDS + MMA),
-    # Two quads a row (quad-pairs), where rows have an even number of
-    # whole steps (2880: 22 and a partial one; 2048: 16; 1040: 8 and a
-    # last half chunk, with 8-byte loads; 2944, 23, keeps a quad a row):
+    # Two quads a row (quad-pairs), where rows have two whole steps or
+    # more (2880: 22 and a partial one; 2048: 16; 1040: 8 and a last half
+    # chunk, with 8-byte loads; 2944: 23, the last alone; 80, no whole
+    # step, keeps a quad a row):
     # the cost model's geometry on both chips; 3 warps of contiguous
-    # slices of 7, 8 and 7 steps on 2880 (pairs from odd steps, a last step
-    # alone), 2 rows a lane; interleaved slices of step pairs, across 2
-    # warps and across 2 CTAs of 8 rows a lane; rows unclamped.
+    # slices of 7, 8 and 7 steps on 2880 and 7, 8 and 8 on 2944 (a slice
+    # from an odd step takes it alone), 2 rows a lane; interleaved slices
+    # of step pairs, across 2 warps and across 2 CTAs of 8 rows a lane
+    # (2944: the odd last step to the second); rows unclamped.
     ("mma_quad_pairs", "chip=sm_90a decode=mma quad-pairs=true",
      MMA + MMA_ROWS_IN_BOUNDS),
     ("mma_quad_pairs_sm100", "chip=sm_100a decode=mma quad-pairs=true",
      MMA_LONG),
     ("mma_quad_pairs_split3_rpt2", "decode=mma quad-pairs=true split-k=3 "
-     "rows-per-thread=2", MMA_LONG),
+     "rows-per-thread=2", MMA_LONG + MMA_ODD_STEPS),
     ("mma_quad_pairs_interleaved", "decode=mma quad-pairs=true split-k=2",
-     MMA_LONG + ["130x2944x1:nvfp4:blocked128x4:f16:n8"]),
+     MMA_LONG + MMA_ODD_STEPS),
     ("mma_quad_pairs_ctasplit2_rpt8", "decode=mma quad-pairs=true "
-     "cta-split-k=2 split-k=1 rows-per-thread=8", MMA_LONG),
+     "cta-split-k=2 split-k=1 rows-per-thread=8", MMA_LONG + MMA_ODD_STEPS),
     ("mma_quad_pairs_row_offsets", "decode=mma quad-pairs=true "
      "row-offsets=true", MMA_ROWS_IN_BOUNDS),
     # Contiguous slices of 5, 5 and 6 of 16 steps of lines of a row: the

@@ -157,8 +157,8 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
                 "then trade 16 bytes a row (shfl.xor 4), instead of 64 "
                 "bytes of each of their rows; for a warp's whole steps, in "
                 "adjacent pairs. Not "
-                "with async-copy-stages, nor where a row has an odd number "
-                "of whole 64-byte steps (the manifest's quad_pairs says "
+                "with async-copy-stages, nor where a row has fewer than "
+                "two whole 64-byte steps (the manifest's quad_pairs says "
                 "which was built); the CUDA-core kernel ignores it">,
     NVFP4Option<"indexBits", "index-bits", "int64_t", "0",
                 "Width of the CUDA-core kernel's index arithmetic, 32 or 64 "

@@ -417,8 +417,8 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
     return failure();
   cfg.asyncCopyStages = *stages;
   // Two quads trade 16-byte chunks of whole steps taken in pairs.
-  cfg.quadPairs = options.quadPairs && !cfg.asyncCopyStages &&
-                  slicing.fullSteps > 0 && slicing.fullSteps % 2 == 0;
+  cfg.quadPairs =
+      options.quadPairs && !cfg.asyncCopyStages && slicing.fullSteps >= 2;
   // The resident grid's budget, as for the CUDA-core kernel (0.85 of the
   // time on 7168 x 16384 x 1, 0.98-1.01 on the other four problem shapes:
   // docs/benchmarks.md, item 34), unless too small for two MMAs.

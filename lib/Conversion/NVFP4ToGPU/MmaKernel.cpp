@@ -353,6 +353,15 @@ void MmaBuilder::build(Value blockX, Value tid0) {
       acc = buildPairedStepLoop(
           [&](IV j) { return ((j / 2) * slices + s) * 2 + j % 2; },
           pairCount * 2, acc);
+      // An odd last whole step goes alone to the warp next in turn.
+      if (slicing.fullSteps % 2) {
+        int64_t owner = slicing.fullSteps / 2 % slices;
+        Value owns = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s,
+                                           idx(owner));
+        Value count = arith::SelectOp::create(b, loc, owns, idx(1), idx(0));
+        acc = buildStepLoop([&](IV j) { return j + (slicing.fullSteps - 1); },
+                            count, 1, acc);
+      }
     } else {
       // Its count: ceil((fullSteps - s) / S).
       IV interleavedCount =

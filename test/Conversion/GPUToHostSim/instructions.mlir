@@ -101,12 +101,19 @@ module attributes {gpu.container_module} {
 // CHECK: llvm.store %{{.*}}, %[[PART]] : f32, !llvm.ptr
 // Non-coherent vector loads are plain loads, each after the check of the
 // alignment its width needs on the GPU (a misaligned access fails the
-// launch as it faults there).
+// launch as it faults there) and the call that counts it in a load trace
+// (its address, bytes and site, numbered in order).
 // CHECK: %[[SIXTEEN:.*]] = llvm.mlir.constant(16 : i32)
 // CHECK-NEXT: llvm.call @nvfp4sim_check_align(%[[A]], %[[SIXTEEN]])
+// CHECK-NEXT: %[[BYTES16:.*]] = llvm.mlir.constant(16 : i32)
+// CHECK-NEXT: %[[SITE0:.*]] = llvm.mlir.constant(0 : i32)
+// CHECK-NEXT: llvm.call @nvfp4sim_trace_load(%[[A]], %[[BYTES16]], %[[SITE0]])
 // CHECK-NEXT: llvm.load %[[A]] {alignment = 16 : i64} : !llvm.ptr -> vector<4xi32>
 // CHECK: %[[EIGHT:.*]] = llvm.mlir.constant(8 : i32)
 // CHECK-NEXT: llvm.call @nvfp4sim_check_align(%[[A]], %[[EIGHT]])
+// CHECK-NEXT: %[[BYTES8:.*]] = llvm.mlir.constant(8 : i32)
+// CHECK-NEXT: %[[SITE1:.*]] = llvm.mlir.constant(1 : i32)
+// CHECK-NEXT: llvm.call @nvfp4sim_trace_load(%[[A]], %[[BYTES8]], %[[SITE1]])
 // CHECK-NEXT: llvm.load %[[A]] {alignment = 8 : i64} : !llvm.ptr -> vector<2xi32>
 // CHECK-NOT: llvm.inline_asm
 // CHECK-NOT: nvvm.

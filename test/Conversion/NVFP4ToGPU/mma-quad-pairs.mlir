@@ -1,8 +1,7 @@
 // quad-pairs: the tensor-core kernel reads a and packed vectors 128 bytes a
 // row by two quads and trades 16 bytes a row (one shuffle a word), where a
-// row has an
-// even number of whole steps, 16-byte loads or pairs of 8-byte ones where
-// rows are an odd number of 8-byte blocks; elsewhere, with
+// row has two whole steps or more, 16-byte loads or pairs of 8-byte ones
+// where rows are an odd number of 8-byte blocks; with one whole step, with
 // async-copy-stages, and in the CUDA-core kernel, it is off and the kernel
 // is built as without it.
 // RUN: nvfp4-opt %s --convert-nvfp4-to-gpu="decode=mma quad-pairs=true" | FileCheck %s --check-prefix=ON
@@ -13,13 +12,15 @@
 // ON:       gpu.launch_func @nvfp4_gemv_64x2048x1_n8
 // ON-SAME:  quad_pairs = true
 // ON:       gpu.launch_func @nvfp4_gemv_64x2944x1_n8
-// ON-SAME:  quad_pairs = false
+// ON-SAME:  quad_pairs = true
 // ON:       gpu.launch_func @nvfp4_gemv_64x1040x1_n8_nvfp4_blocked128x4
 // ON-SAME:  quad_pairs = true
 // ON:       gpu.launch_func @nvfp4_gemv_64x2048x1_n16
 // ON-SAME:  quad_pairs = true
 // ON:       gpu.launch_func @nvfp4_gemv_64x2048x1_vbf16
 // ON-SAME:  quad_pairs = true
+// ON:       gpu.launch_func @nvfp4_gemv_64x192x1_n8
+// ON-SAME:  quad_pairs = false
 // 16 whole steps: pairs; 2 rows and one vector a lane, so two loads and
 // four shuffles a row or vector, twelve in all, then the MMAs.
 // ON-LABEL: gpu.func @nvfp4_gemv_64x2048x1_n8
@@ -27,9 +28,15 @@
 // ON-COUNT-12: gpu.shuffle  xor {{.*}}, %c4_i32{{.*}}, %c32_i32{{.*}} : i32
 // ON-NOT:   gpu.shuffle
 // ON:       nvgpu.mma.sync
-// 23 whole steps (2944): one quad a row.
+// 23 whole steps (2944): 11 pairs, then the last step alone.
 // ON-LABEL: gpu.func @nvfp4_gemv_64x2944x1_n8
-// ON-NOT:   gpu.shuffle  xor
+// ON:       scf.for
+// ON-COUNT-12: gpu.shuffle  xor {{.*}}, %c4_i32{{.*}}, %c32_i32{{.*}} : i32
+// ON-NOT:   gpu.shuffle
+// ON:       nvgpu.mma.sync
+// ON:       scf.for
+// ON-NOT:   gpu.shuffle
+// ON:       nvgpu.mma.sync
 // 8 whole steps of rows of 65 blocks (1040): pairs of 8-byte loads, the
 // same shuffles.
 // ON-LABEL: gpu.func @nvfp4_gemv_64x1040x1_n8_nvfp4_blocked128x4
@@ -104,5 +111,14 @@ func.func @bf16_vector(%a: memref<1x64x1024xi8>,
   nvfp4.gemv <nvfp4> <blocked128x4> %a, %sfa, %b into %c
       : memref<1x64x1024xi8>, memref<1x1x32x512xf8E4M3FN>,
         memref<1x2048xbf16> into memref<1x64xbf16>
+  return
+}
+func.func @one_step(%a: memref<1x64x96xi8>, %sfa: memref<1x64x12xf8E4M3FN>,
+    %b: memref<1x8x96xi8>, %sfb: memref<1x8x12xf8E4M3FN>,
+    %c: memref<1x8x64xf16>) {
+  nvfp4.gemv <nvfp4> <linear> %a, %sfa, %b, %sfb into %c
+      : memref<1x64x96xi8>, memref<1x64x12xf8E4M3FN>,
+        memref<1x8x96xi8>, memref<1x8x12xf8E4M3FN>
+        into memref<1x8x64xf16>
   return
 }
