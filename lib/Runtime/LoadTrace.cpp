@@ -22,7 +22,7 @@ void LoadTrace::begin(int32_t count, const void *const *begins,
   for (int32_t i = 0; i < count; ++i) {
     auto at = reinterpret_cast<uintptr_t>(begins[i]);
     buffers.push_back({at, at + uintptr_t(std::max<int64_t>(sizes[i], 0)),
-                       Nvfp4SimLoadStats{0, 0, 0, 0}});
+                       Nvfp4SimLoadStats{0, 0, 0}});
   }
   tracing = true;
 }
@@ -47,7 +47,6 @@ void LoadTrace::addWarp(
       continue;
     // Offsets in the buffer: a device allocation starts on a line.
     std::set<uintptr_t> lines, sectors;
-    int64_t bytes = 0;
     for (const LoadRecord *r : loads) {
       uintptr_t at = r->address - buffer->begin;
       uintptr_t last = at + uintptr_t(r->bytes) - 1;
@@ -55,13 +54,11 @@ void LoadTrace::addWarp(
         lines.insert(l);
       for (uintptr_t s = at / kSectorBytes; s <= last / kSectorBytes; ++s)
         sectors.insert(s);
-      bytes += r->bytes;
     }
     Nvfp4SimLoadStats &s = buffer->stats;
     ++s.loads;
     s.lines += int64_t(lines.size());
     s.sectors += int64_t(sectors.size());
-    s.bytes += bytes;
   }
 }
 

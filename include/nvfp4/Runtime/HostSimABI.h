@@ -94,11 +94,10 @@ void nvfp4sim_clear_error(void);
 void nvfp4sim_set_reverse_order(int32_t reverse);
 
 /// What the warps of the launches traced loaded from one buffer: warp-wide
-/// load instructions, the 128-byte lines and the 32-byte sectors each one
-/// touched (summed over them: an L1 miss costs one L2 request a line), and
-/// the bytes their lanes read.
+/// load instructions, and the 128-byte lines and the 32-byte sectors each
+/// one touched (summed over them: an L1 miss costs one L2 request a line).
 typedef struct Nvfp4SimLoadStats {
-  int64_t loads, lines, sectors, bytes;
+  int64_t loads, lines, sectors;
 } Nvfp4SimLoadStats;
 /// Starts counting the global loads of the following launches into `count`
 /// buffers, buffer i the bytes [begins[i], begins[i] + sizes[i]); a warp's
