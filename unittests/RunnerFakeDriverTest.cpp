@@ -66,6 +66,8 @@ struct ReferenceKernel {
   std::pair<int64_t, int64_t> skipVector;
   std::vector<Param> seen;
   float alpha = 0;
+  /// Reads a row by row even where the manifest says its codes are tiled.
+  bool ignoreTiling = false;
 
   void operator()(void **params) {
     ref::GemvProblem p = manifest.problem;
@@ -80,6 +82,12 @@ struct ReferenceKernel {
         buffers[int(param)] = host(*static_cast<CUdeviceptr *>(params[i]));
     }
     p.alpha = alpha;
+    std::vector<uint8_t> rowMajor;
+    if (p.tiledCodes && !ignoreTiling) {
+      rowMajor = ref::relayCodes(false, buffers[int(Param::A)], p.m, p.k / 2,
+                                 p.l);
+      buffers[int(Param::A)] = rowMajor.data();
+    }
     std::vector<double> exact =
         ref::gemvExact(p, buffers[int(Param::A)], buffers[int(Param::SFA)],
                        buffers[int(Param::B)], buffers[int(Param::SFB)]);
@@ -149,6 +157,24 @@ TEST_F(RunnerFakeDriver, OneE2M1VectorAsBefore) {
   EXPECT_EQ(kernel.seen, m.params);
   EXPECT_EQ(kernel.alpha, 0.75f);
   EXPECT_EQ(fake.launches, 1);
+}
+
+TEST_F(RunnerFakeDriver, TiledCodesReachTheKernelTiled) {
+  Manifest m = smallManifest(8, ref::VectorElement::E2M1);
+  // Two steps a row (with one, the tiled order is the row-major one).
+  m.problem.m = 48;
+  m.problem.k = 256;
+  m.problem.tiledCodes = true;
+  ReferenceKernel tiled(m);
+  VerifyResult result;
+  ASSERT_EQ(run(m, tiled, result), "");
+  EXPECT_TRUE(result.pass) << formatVerify(m, result);
+  // A kernel that reads the tiled buffer row by row computes with other
+  // codes, and the check says so.
+  ReferenceKernel rows(m);
+  rows.ignoreTiling = true;
+  ASSERT_EQ(run(m, rows, result), "");
+  EXPECT_FALSE(result.pass);
 }
 
 TEST_F(RunnerFakeDriver, SixteenBitVectorsHaveNoSfb) {

@@ -88,32 +88,37 @@ TEST(RunnerManifest, VersionMustBeTheSchemas) {
   // Checked first: a manifest of another version may lack today's fields.
   EXPECT_EQ(manifestError("{\"kernel\": \"k\"}"),
             "the manifest has no \"version\" (this nvfp4-run reads manifest "
-            "version 4; export the kernel again with the matching nvfp4-opt)");
+            "version 5; export the kernel again with the matching nvfp4-opt)");
   EXPECT_EQ(manifestError(manifestText("version", "")),
             "the manifest has no \"version\" (this nvfp4-run reads manifest "
-            "version 4; export the kernel again with the matching nvfp4-opt)");
+            "version 5; export the kernel again with the matching nvfp4-opt)");
   EXPECT_EQ(manifestError(manifestText("version", "1")),
             "18:14: unsupported manifest version 1 (this nvfp4-run reads "
-            "manifest version 4; export the kernel again with the matching "
+            "manifest version 5; export the kernel again with the matching "
             "nvfp4-opt)");
   // Version 2 manifests had no "n" and "vector".
   EXPECT_EQ(manifestError(manifestText("version", "2")),
             "18:14: unsupported manifest version 2 (this nvfp4-run reads "
-            "manifest version 4; export the kernel again with the matching "
+            "manifest version 5; export the kernel again with the matching "
             "nvfp4-opt)");
   // Version 3 manifests had no quantize, quantize_global_scale and
   // dequantize.
   EXPECT_EQ(manifestError(manifestText("version", "3")),
             "18:14: unsupported manifest version 3 (this nvfp4-run reads "
-            "manifest version 4; export the kernel again with the matching "
+            "manifest version 5; export the kernel again with the matching "
             "nvfp4-opt)");
-  EXPECT_EQ(manifestError(manifestText("version", "\"4\"")),
-            "18:14: unsupported manifest version \"4\" (this nvfp4-run reads "
-            "manifest version 4; export the kernel again with the matching "
+  // Version 4 manifests had no "tiled_codes": a was always row-major.
+  EXPECT_EQ(manifestError(manifestText("version", "4")),
+            "18:14: unsupported manifest version 4 (this nvfp4-run reads "
+            "manifest version 5; export the kernel again with the matching "
             "nvfp4-opt)");
-  EXPECT_EQ(manifestError(manifestText("version", "4.0")),
-            "18:14: unsupported manifest version 4.0 (this nvfp4-run reads "
-            "manifest version 4; export the kernel again with the matching "
+  EXPECT_EQ(manifestError(manifestText("version", "\"5\"")),
+            "18:14: unsupported manifest version \"5\" (this nvfp4-run reads "
+            "manifest version 5; export the kernel again with the matching "
+            "nvfp4-opt)");
+  EXPECT_EQ(manifestError(manifestText("version", "5.0")),
+            "18:14: unsupported manifest version 5.0 (this nvfp4-run reads "
+            "manifest version 5; export the kernel again with the matching "
             "nvfp4-opt)");
 }
 

@@ -7,7 +7,8 @@
 # The five shapes of docs/problem.md (NVFP4, LAYOUT scales, default
 # blocked128x4) with one packed vector (n1, today's GEMV), N = 2, 4, 8 and
 # 16 packed vectors (n2 ... n16), and one bf16 or f16 vector (bf16, f16);
-# every variant unless some are named. Extra pipeline options come from
+# every variant unless some are named. A variant ending in t (n1t, n8t,
+# bf16t, ...) is the same with a's codes tiled (tiled_codes). Extra pipeline options come from
 # NVFP4_DECODE_OPTIONS. bench/suite/gpu.sh OUTDIR LOGDIR runs them (its
 # report names the shapes from OUTDIR/shapes.txt); bench/decode/report.py
 # then compares each variant with n1.
@@ -22,6 +23,7 @@ variants=("$@")
 shapes=(7168x16384x1 4096x7168x8 7168x2048x4 4096x7168x1 7168x2048x1)
 declare -A fields=([n1]="" [n2]=":n2" [n4]=":n4" [n8]=":n8" [n16]=":n16"
                    [bf16]=":vbf16" [f16]=":vf16")
+for v in "${!fields[@]}"; do fields[${v}t]="${fields[$v]}:tiled"; done
 mkdir -p "$out"
 for i in "${!shapes[@]}"; do
   echo "p$((i + 1)) ${shapes[$i]//x/ }"

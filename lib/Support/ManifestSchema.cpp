@@ -138,7 +138,7 @@ std::vector<const char *> manifest::tensorMapKeys() {
 
 std::vector<const char *> manifest::optionalKeys(Op op) {
   if (op == Op::Gemv)
-    return {key::TensorMaps, key::Sums};
+    return {key::TensorMaps, key::Sums, key::TiledCodes};
   return {};
 }
 

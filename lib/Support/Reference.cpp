@@ -10,6 +10,7 @@
 
 #include "ReferenceChecks.h"
 
+#include "nvfp4/Support/CodeLayout.h"
 #include "nvfp4/Support/Formats.h"
 #include "nvfp4/Support/ParallelFor.h"
 #include "nvfp4/Support/ScaleLayout.h"
@@ -223,6 +224,23 @@ double ref::readOutput(ElementType type, const uint8_t *c, int64_t i) {
   std::memcpy(&h, c + i * 2, sizeof(h));
   return type == ElementType::F16 ? formats::decodeF16(h)
                                   : formats::decodeBF16(h);
+}
+
+std::vector<uint8_t> ref::relayCodes(bool toTiled, const uint8_t *a,
+                                     int64_t rows, int64_t rowBytes,
+                                     int64_t l) {
+  if (!codes::tileable(rows, rowBytes))
+    fatal("a's rows and row bytes are no whole tiles (CodeLayout.h)");
+  std::vector<uint8_t> out(l * rows * rowBytes);
+  const int64_t batch = rows * rowBytes;
+  for (int64_t b = 0; b < l; ++b)
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t j = 0; j < rowBytes; ++j) {
+        int64_t plain = b * batch + r * rowBytes + j;
+        int64_t tiled = b * batch + codes::tiledOffset(r, j, rowBytes);
+        out[toTiled ? tiled : plain] = a[toTiled ? plain : tiled];
+      }
+  return out;
 }
 
 std::vector<uint8_t> ref::convertScaleLayout(ScaleLayout from, ScaleLayout to,

@@ -6,14 +6,16 @@ benchmark scripts and nvfp4-sim-check's variants all use it).
 A GEMV is M x K x L with optional variant fields, separated by colons:
 
     MxKxL[:nvfp4|mxfp4][:linear|blocked128x4][:f16|bf16|f32][:nN]
-         [:vf16|vbf16][:noalpha]
+         [:vf16|vbf16][:noalpha][:tiled]
 
 The defaults are those of the reference problem: nvfp4 (e4m3fn scales per 16
 values), linear scales, f16 output, one vector of packed e2m1 values with its
 scales, with alpha. `nN` (1 <= N <= 16) gives b a vector dimension: N vectors
 b [L, N, ...] with c [L, N, M] (without it, b [L, ...] and c [L, M]).
 `vf16` and `vbf16` make b 16-bit values, [L, K] or [L, N, K], with no sfb
-operand. A scale layout conversion is
+operand. `tiled` gives the op `tiled_codes`: a holds its codes in the
+tensor-core kernel's order (M a multiple of 16, K of 128). A scale layout
+conversion is
 
     convert:ROWSxCOLSxL:e4m3|ue8m0:FROM:TO
 
@@ -71,12 +73,13 @@ def parse_shape(text, spec):
 
 def parse_gemv(spec):
     """The shape dict of a GEMV spec: m, k, l, format, layout, output, alpha,
-    n (the number of vectors, None for the one-vector form) and vector (the
-    element type of b: e2m1, f16 or bf16)."""
+    n (the number of vectors, None for the one-vector form), vector (the
+    element type of b: e2m1, f16 or bf16) and tiled (a's codes tiled)."""
     fields = spec.split(":")
     m, k, l = parse_shape(fields[0], spec)
     shape = {"m": m, "k": k, "l": l, "format": "nvfp4", "layout": "linear",
-             "output": "f16", "alpha": True, "n": None, "vector": "e2m1"}
+             "output": "f16", "alpha": True, "n": None, "vector": "e2m1",
+             "tiled": False}
     for field in fields[1:]:
         if field in FORMATS:
             shape["format"] = field
@@ -86,6 +89,8 @@ def parse_gemv(spec):
             shape["output"] = field
         elif field == "noalpha":
             shape["alpha"] = False
+        elif field == "tiled":
+            shape["tiled"] = True
         elif re.fullmatch(r"n[0-9]+", field):
             n = int(field[1:])
             if not 1 <= n <= MAX_VECTORS:
@@ -116,17 +121,19 @@ def vector_suffix(s, sep):
 
 def gemv_spec(s):
     """The spec of the shape dict `s` (parse_gemv's result), every field
-    spelled out: parse_gemv(gemv_spec(s)) == s. n and vector may be absent
-    from `s` (the one packed vector)."""
+    spelled out: parse_gemv(gemv_spec(s)) == s. n, vector and tiled may be
+    absent from `s` (the one packed vector, row-major codes)."""
     return (f"{s['m']}x{s['k']}x{s['l']}:{s['format']}:{s['layout']}:"
             f"{s['output']}" + vector_suffix(s, ":") +
-            ("" if s["alpha"] else ":noalpha"))
+            ("" if s["alpha"] else ":noalpha") +
+            (":tiled" if s.get("tiled") else ""))
 
 
 def gemv_name(s):
     name = f"gemv_{s['m']}x{s['k']}x{s['l']}_{s['format']}_{s['layout']}_"
     return (name + s["output"] + vector_suffix(s, "_") +
-            ("" if s["alpha"] else "_noalpha"))
+            ("" if s["alpha"] else "_noalpha") +
+            ("_tiled" if s.get("tiled") else ""))
 
 
 def gemv_function(spec, name=None):
@@ -155,6 +162,7 @@ def gemv_function(spec, name=None):
     return (
         f"func.func @{name or gemv_name(s)}({', '.join(params)}) {{\n"
         f"  nvfp4.gemv <{s['format']}> <{s['layout']}> "
+        f"{'tiled_codes ' if s['tiled'] else ''}"
         f"{', '.join(a for a, _ in operands)} into %c{alpha}\n"
         f"      : {', '.join(t for _, t in operands)} into {c}\n"
         f"  return\n"

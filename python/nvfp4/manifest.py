@@ -18,7 +18,7 @@ from .spec import GemvSpec
 
 # ManifestSchema.h kVersion: a manifest of another version may mean other
 # things by the same keys, so exactly this one is read.
-MANIFEST_VERSION = 4
+MANIFEST_VERSION = 5
 # The op this package launches; the others ("op" of ManifestSchema.h: scale
 # layout conversions, quantizers and dequantizers) run with nvfp4-run.
 GEMV_OP = "gemv"
@@ -146,6 +146,9 @@ def read_manifest(path):
                                         for p in params):
         fail(f"{kernel} reads operands through tensor maps, which this "
              f"package does not encode; run it with nvfp4-run")
+    if fields.get("tiled_codes", False) is not False:
+        fail(f"{kernel} reads a's codes tiled (\"tiled_codes\"), which this "
+             f"package does not lay out; run it with nvfp4-run")
     # sfb exactly when the vectors are e2m1.
     pointers = tuple(p for p in POINTER_PARAMS
                      if p != VECTOR_SCALES_PARAM or vector == SCALED_VECTOR)

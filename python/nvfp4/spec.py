@@ -38,13 +38,15 @@ class GemvSpec:
             fields = ir.parse_gemv(text)
         except ir.SpecError as error:
             raise ArgumentError(str(error)) from None
-        # The package launches the one-vector form with packed b; the IR
-        # writer alone knows N vectors and 16-bit b.
+        # The package launches the one-vector form with packed b and
+        # row-major codes; the IR writer alone knows N vectors, 16-bit b and
+        # tiled codes.
         n, vector = fields.pop("n"), fields.pop("vector")
-        if n is not None or vector != "e2m1":
+        tiled = fields.pop("tiled")
+        if n is not None or vector != "e2m1" or tiled:
             raise ArgumentError(f"'{text}': the nvfp4 package runs one "
-                                f"packed e2m1 vector (no nN, vf16 or vbf16 "
-                                f"field)")
+                                f"packed e2m1 vector of row-major codes (no "
+                                f"nN, vf16, vbf16 or tiled field)")
         return cls(**fields)
 
     def spec(self):

@@ -15,7 +15,7 @@ def test_spec_round_trip():
         spec = GemvSpec.parse(text)
         assert GemvSpec.parse(spec.spec()) == spec
         assert ir.parse_gemv(spec.spec()) == dict(vars(spec), n=None,
-                                                  vector="e2m1")
+                                                  vector="e2m1", tiled=False)
     assert GemvSpec.parse("1x64x3:f32").spec() == "1x64x3:nvfp4:linear:f32"
 
 
@@ -28,6 +28,7 @@ def test_spec_round_trip():
     ("13x64x1:fp8", "unknown variant 'fp8'"),
     ("13x64x1:n2", "one packed e2m1 vector"),
     ("13x64x1:vf16", "one packed e2m1 vector"),
+    ("16x128x1:tiled", "row-major codes"),
 ])
 def test_bad_specs(text, words):
     with pytest.raises(ArgumentError, match=words):
@@ -58,6 +59,8 @@ def test_module_operand_types():
      "gemv_257x96x1_mxfp4_blocked128x4_f16_vbf16"),
     ("130x80x3:vf16:n16:f32:noalpha", 16, "f16",
      "gemv_130x80x3_nvfp4_linear_f32_n16_vf16_noalpha"),
+    ("32x256x2:tiled:n8", 8, "e2m1",
+     "gemv_32x256x2_nvfp4_linear_f16_n8_tiled"),
 ])
 def test_vector_fields(text, n, vector, name):
     s = ir.parse_gemv(text)

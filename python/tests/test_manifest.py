@@ -79,6 +79,8 @@ def test_edited_manifest_refused(copy, key, value):
     (lambda f: f.update(params=["a", "sfa", "b", "sfb", "c", "a_tensor_map",
                                 "sfa_tensor_map"]), "reads operands through "
      "tensor maps, which this package does not encode"),
+    (lambda f: f.update(tiled_codes=True), "reads a's codes tiled"),
+    (lambda f: f.update(tiled_codes="no"), "reads a's codes tiled"),
     (lambda f: f.pop("grid"), "has no \"grid\""),
     (lambda f: f.update(op="convert_scale_layout"), "launches GEMV kernels"),
     (lambda f: f.update(kernel="a b"), "not a PTX identifier"),

@@ -114,7 +114,7 @@ func.func @convert_and_gemv(%a: memref<1x256x512xi8>,
 // GEMV-JSON-NEXT:   "scale_layout": "blocked128x4",
 // GEMV-JSON-NEXT:   "shared_bytes": 0,
 // GEMV-JSON-NEXT:   "vector": "e2m1",
-// GEMV-JSON-NEXT:   "version": 4
+// GEMV-JSON-NEXT:   "version": 5
 // GEMV-JSON-NEXT: }
 
 // 2 x 16 atoms of 512 bytes, one thread a word, 256 threads a CTA: 16 CTAs.
@@ -144,7 +144,7 @@ func.func @convert_and_gemv(%a: memref<1x256x512xi8>,
 // CONVERT-JSON-NEXT:   "rows": 256,
 // CONVERT-JSON-NEXT:   "shared_bytes": 0,
 // CONVERT-JSON-NEXT:   "to": "blocked128x4",
-// CONVERT-JSON-NEXT:   "version": 4
+// CONVERT-JSON-NEXT:   "version": 5
 // CONVERT-JSON-NEXT: }
 
 // The exported file is the PTX text itself, and self-contained: a driver

@@ -12,7 +12,7 @@
 // CHECK:        "op": "convert_scale_layout",
 // CHECK:        "ptx": "k.ptx",
 // CHECK:        "to": "linear",
-// CHECK-NEXT:   "version": 4
+// CHECK-NEXT:   "version": 5
 // CHECK-NEXT: }
 module attributes {gpu.container_module} {
   gpu.binary @k [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
@@ -36,7 +36,7 @@ module attributes {gpu.container_module} {
   gpu.binary @k2 [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
   func.func @f(%src: memref<512xi8>, %dst: memref<512xi8>) {
     %c1 = arith.constant 1 : index
-    // expected-error @+1 {{nvfp4.launch lacks "element", which manifest version 4 requires}}
+    // expected-error @+1 {{nvfp4.launch lacks "element", which manifest version 5 requires}}
     gpu.launch_func @k2::@k2 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
         args(%src : memref<512xi8>, %dst : memref<512xi8>)
         {nvfp4.launch = {kernel = "k2", chip = "sm_90a",
@@ -54,7 +54,7 @@ module attributes {gpu.container_module} {
   gpu.binary @k3 [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
   func.func @f(%src: memref<512xi8>, %dst: memref<512xi8>) {
     %c1 = arith.constant 1 : index
-    // expected-error @+1 {{nvfp4.launch "to" is "swizzled", which manifest version 4 does not know}}
+    // expected-error @+1 {{nvfp4.launch "to" is "swizzled", which manifest version 5 does not know}}
     gpu.launch_func @k3::@k3 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
         args(%src : memref<512xi8>, %dst : memref<512xi8>)
         {nvfp4.launch = {kernel = "k3", chip = "sm_90a",
@@ -137,7 +137,7 @@ module attributes {gpu.container_module} {
   gpu.binary @k5 [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
   func.func @f(%src: memref<512xi8>) {
     %c1 = arith.constant 1 : index
-    // expected-error @+1 {{nvfp4.launch "tensor_maps" entry "swizzle" is "16b", which manifest version 4 does not know}}
+    // expected-error @+1 {{nvfp4.launch "tensor_maps" entry "swizzle" is "16b", which manifest version 5 does not know}}
     gpu.launch_func @k5::@k5 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
         args(%src : memref<512xi8>)
         {nvfp4.launch = {kernel = "k5", chip = "sm_90a", op = "gemv",
@@ -163,7 +163,7 @@ module attributes {gpu.container_module} {
   gpu.binary @k6 [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
   func.func @f(%src: memref<512xi8>) {
     %c1 = arith.constant 1 : index
-    // expected-error @+1 {{nvfp4.launch "tensor_maps" entry lacks "oob_fill", which manifest version 4 requires}}
+    // expected-error @+1 {{nvfp4.launch "tensor_maps" entry lacks "oob_fill", which manifest version 5 requires}}
     gpu.launch_func @k6::@k6 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
         args(%src : memref<512xi8>)
         {nvfp4.launch = {kernel = "k6", chip = "sm_90a", op = "gemv",
@@ -215,7 +215,7 @@ module attributes {gpu.container_module} {
 // VEC-NEXT:   "alpha"
 // VEC-NEXT: ],
 // VEC:      "vector": "bf16",
-// VEC-NEXT: "version": 4
+// VEC-NEXT: "version": 5
 module attributes {gpu.container_module} {
   gpu.binary @kvec [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
   func.func @f(%src: memref<512xi8>, %alpha: f32) {
@@ -240,7 +240,7 @@ module attributes {gpu.container_module} {
   gpu.binary @kv1 [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
   func.func @f(%src: memref<512xi8>) {
     %c1 = arith.constant 1 : index
-    // expected-error @+1 {{nvfp4.launch lacks "n", which manifest version 4 requires}}
+    // expected-error @+1 {{nvfp4.launch lacks "n", which manifest version 5 requires}}
     gpu.launch_func @kv1::@kv1 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
         args(%src : memref<512xi8>)
         {nvfp4.launch = {kernel = "kv1", chip = "sm_90a", op = "gemv",
@@ -260,7 +260,7 @@ module attributes {gpu.container_module} {
   gpu.binary @kv2 [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
   func.func @f(%src: memref<512xi8>) {
     %c1 = arith.constant 1 : index
-    // expected-error @+1 {{nvfp4.launch lacks "vector", which manifest version 4 requires}}
+    // expected-error @+1 {{nvfp4.launch lacks "vector", which manifest version 5 requires}}
     gpu.launch_func @kv2::@kv2 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
         args(%src : memref<512xi8>)
         {nvfp4.launch = {kernel = "kv2", chip = "sm_90a", op = "gemv",
@@ -320,7 +320,7 @@ module attributes {gpu.container_module} {
   gpu.binary @kv5 [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "ptx">]
   func.func @f(%src: memref<512xi8>) {
     %c1 = arith.constant 1 : index
-    // expected-error @+1 {{nvfp4.launch "vector" is "f32", which manifest version 4 does not know}}
+    // expected-error @+1 {{nvfp4.launch "vector" is "f32", which manifest version 5 does not know}}
     gpu.launch_func @kv5::@kv5 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
         args(%src : memref<512xi8>)
         {nvfp4.launch = {kernel = "kv5", chip = "sm_90a", op = "gemv",

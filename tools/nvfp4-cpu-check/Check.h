@@ -57,13 +57,30 @@ struct GemvForm {
   int64_t n = 1;
   ref::VectorElement vector = ref::VectorElement::E2M1;
   bool vectorDim = false;
+  /// a's codes tiled (TiledKernels.mlir: one kernel a case, tiledCases()).
+  bool tiled = false;
 };
+
+/// A kernel of TiledKernels.mlir: its format, layout, form, output type and
+/// whether it takes alpha.
+struct TiledCase {
+  ref::ScaleFormat format;
+  ref::ScaleLayout layout;
+  GemvForm form;
+  ref::ElementType output;
+  bool alpha;
+};
+std::vector<TiledCase> tiledCases();
+Shape tiledShape();
 
 /// One GEMV case: every requested output type and alpha variant on one set
 /// of generated inputs (GemvCheck.cpp).
 void checkGemv(Stats &stats, const Shape &s, ref::ScaleFormat format,
                ref::ScaleLayout layout, ref::Distribution dist, uint64_t seed,
                float alpha, bool allVariants, const GemvForm &form = {});
+/// One case of a tiled kernel (`tiled`, at tiledShape()).
+void checkTiledGemv(Stats &stats, const TiledCase &tiled,
+                    ref::Distribution dist, uint64_t seed, float alpha);
 
 /// quantize(x) equals ref::quantize(x) byte for byte, and dequantizing it
 /// stays within the documented error bound (QuantizeCheck.cpp).

@@ -42,13 +42,64 @@ std::string describeExpectation(const GemvExpectation &e, double rounded) {
   return "?";
 }
 
+/// An output type and whether the kernel takes alpha.
+struct Variant {
+  ElementType type;
+  bool alpha;
+};
+
+/// The kernels of `form` on one set of generated inputs, one case each
+/// variant.
+void checkVariants(Stats &stats, const Shape &s, ScaleFormat format,
+                   ScaleLayout layout, ref::Distribution dist, uint64_t seed,
+                   float alpha, const GemvForm &form,
+                   const std::vector<Variant> &variants);
+
 } // namespace
+
+void nvfp4::cpucheck::checkTiledGemv(Stats &stats, const TiledCase &tiled,
+                                     ref::Distribution dist, uint64_t seed,
+                                     float alpha) {
+  checkVariants(stats, tiledShape(), tiled.format, tiled.layout, dist, seed,
+                alpha, tiled.form, {{tiled.output, tiled.alpha}});
+}
 
 void nvfp4::cpucheck::checkGemv(Stats &stats, const Shape &s,
                                 ScaleFormat format, ScaleLayout layout,
                                 ref::Distribution dist, uint64_t seed,
                                 float alpha, bool allVariants,
                                 const GemvForm &form) {
+  const bool oneVectorForm =
+      !form.vectorDim && form.vector == ref::VectorElement::E2M1;
+  std::vector<Variant> variants;
+  if (!form.vectorDim && !oneVectorForm) {
+    // One 16-bit vector: its kernels write f32 with alpha.
+    variants = {{ElementType::F32, true}};
+  } else if (!oneVectorForm) {
+    // N vectors: every output type, alpha with f32.
+    variants = {{ElementType::F16, false},
+                {ElementType::BF16, false},
+                {ElementType::F32, false},
+                {ElementType::F32, true}};
+  } else if (allVariants) {
+    for (ElementType t :
+         {ElementType::F16, ElementType::BF16, ElementType::F32})
+      for (bool withAlpha : {false, true})
+        variants.push_back({t, withAlpha});
+  } else {
+    // --quick on large shapes: the reference problem's f16 output, and f32
+    // with alpha.
+    variants = {{ElementType::F16, false}, {ElementType::F32, true}};
+  }
+  checkVariants(stats, s, format, layout, dist, seed, alpha, form, variants);
+}
+
+namespace {
+
+void checkVariants(Stats &stats, const Shape &s, ScaleFormat format,
+                   ScaleLayout layout, ref::Distribution dist, uint64_t seed,
+                   float alpha, const GemvForm &form,
+                   const std::vector<Variant> &variants) {
   ref::GemvProblem p;
   p.m = s.m;
   p.k = s.k;
@@ -71,36 +122,13 @@ void nvfp4::cpucheck::checkGemv(Stats &stats, const Shape &s,
   const std::vector<ref::GemvRowSum> sums = ref::analyzeGemvSums(
       p, in.a.data(), in.sfa.data(), in.b.data(), in.sfb.data());
 
-  struct Variant {
-    ElementType type;
-    bool alpha;
-  };
-  std::vector<Variant> variants;
-  if (!form.vectorDim && !oneVectorForm) {
-    // One 16-bit vector: its kernels write f32 with alpha.
-    variants = {{ElementType::F32, true}};
-  } else if (!oneVectorForm) {
-    // N vectors: every output type, alpha with f32.
-    variants = {{ElementType::F16, false},
-                {ElementType::BF16, false},
-                {ElementType::F32, false},
-                {ElementType::F32, true}};
-  } else if (allVariants) {
-    for (ElementType t :
-         {ElementType::F16, ElementType::BF16, ElementType::F32})
-      for (bool withAlpha : {false, true})
-        variants.push_back({t, withAlpha});
-  } else {
-    // --quick on large shapes: the reference problem's f16 output, and f32
-    // with alpha.
-    variants = {{ElementType::F16, false}, {ElementType::F32, true}};
-  }
   for (const Variant &v : variants) {
     p.output = v.type;
     p.alpha = v.alpha ? alpha : 1.0f;
     std::vector<uint8_t> c =
-        oneVectorForm ? runGemv(p, v.alpha, in)
-                      : runGemvVectors(p, v.alpha, form.vectorDim, in);
+        form.tiled      ? runGemvTiled(p, in)
+        : oneVectorForm ? runGemv(p, v.alpha, in)
+                        : runGemvVectors(p, v.alpha, form.vectorDim, in);
     stats.damage(c, ref::elementBytes(v.type));
     const std::vector<double> &expect = v.alpha ? scaled : plain;
     ref::GemvBoundCheck check = ref::checkGemvBound(p, sums, c.data(), expect);
@@ -111,6 +139,8 @@ void nvfp4::cpucheck::checkGemv(Stats &stats, const Shape &s,
       vectors += strf(" N=%lld", (long long)form.n);
     if (form.vector != ref::VectorElement::E2M1)
       vectors += strf(" b=%s", name(form.vector));
+    if (form.tiled)
+      vectors += " tiled";
     std::string what =
         strf("gemv %s %s %-4s %-12s M=%lld K=%lld L=%lld%s %s", name(format),
              name(layout), name(v.type),
@@ -144,3 +174,5 @@ void nvfp4::cpucheck::checkGemv(Stats &stats, const Shape &s,
     stats.report(check.ok() && inputsKept, what, detail);
   }
 }
+
+} // namespace

@@ -25,6 +25,11 @@ std::vector<uint8_t> runGemv(const ref::GemvProblem &p, bool withAlpha,
 std::vector<uint8_t> runGemvVectors(const ref::GemvProblem &p, bool withAlpha,
                                     bool vectorDim, ref::GemvInputs &in);
 
+/// gemv of the TiledKernels.mlir kernel of p (tiledCases()) on a tiled
+/// copy of in.a.
+std::vector<uint8_t> runGemvTiled(const ref::GemvProblem &p,
+                                  ref::GemvInputs &in);
+
 /// quantize of `input` (rows x k values of v.input, l batches).
 ref::Quantized runQuantize(const QuantizeVariant &v,
                            std::vector<uint8_t> &input, int64_t rows, int64_t k,

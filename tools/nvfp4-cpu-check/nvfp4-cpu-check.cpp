@@ -163,6 +163,21 @@ int main(int argc, char **argv) {
        {ref::VectorElement::F16, ref::VectorElement::BF16})
     vectorCases({1, v, /*vectorDim=*/false});
 
+  // GEMV of tiled codes: each kernel of TiledKernels.mlir on every
+  // distribution its b can take, from a generator of its own.
+  std::mt19937_64 trng(seed ^ 0x94D049BB133111EBull);
+  for (const TiledCase &t : tiledCases())
+    for (ref::Distribution d : ref::kDistributions) {
+      float alpha =
+          std::ldexp(std::uniform_real_distribution<float>(1.0f, 2.0f)(trng),
+                     -static_cast<int>(trng() % 12));
+      uint64_t caseSeed = trng();
+      if (t.form.vector != ref::VectorElement::E2M1 &&
+          d != ref::Distribution::Full && d != ref::Distribution::Extreme)
+        continue;
+      checkTiledGemv(stats, t, d, caseSeed, alpha);
+    }
+
   // Quantize (exact bytes, error bound) and quantize(dequantize(q)) == q.
   struct QShape {
     int64_t rows, k, l;

@@ -143,7 +143,8 @@ std::string nvfp4::run::describe(const Manifest &manifest) {
     vectors += std::string(" ") + ref::name(p.vector) + "-vector";
   return manifest.op + " " + std::to_string(p.m) + "x" + std::to_string(p.k) +
          "x" + std::to_string(p.l) + vectors + " " + name(p.format) + " " +
-         name(p.layout) + " " + name(p.output);
+         name(p.layout) + " " + name(p.output) +
+         (p.tiledCodes ? " tiled-codes" : "");
 }
 
 namespace {

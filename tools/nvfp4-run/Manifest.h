@@ -131,11 +131,11 @@ using manifest::name;
 
 /// "gemv 7168x16384x1 nvfp4 linear f16" (M x K x L; N vectors and 16-bit
 /// vectors follow the shape: "gemv 4096x7168x1 n=8 bf16-vector nvfp4 linear
-/// f16"), "convert_scale_layout 130x6x2 linear->blocked128x4 f8E4M3FN"
-/// (rows x cols x l), "quantize 16384x7168x1 bf16 nvfp4 linear two-level",
-/// "quantize_global_scale 16384x7168x1 bf16" or "dequantize 128x64x2 nvfp4
-/// blocked128x4 f16" (rows x k x l; " two-level" when it reads a global
-/// scale).
+/// f16"; " tiled-codes" at the end when a is tiled), "convert_scale_layout
+/// 130x6x2 linear->blocked128x4 f8E4M3FN" (rows x cols x l), "quantize
+/// 16384x7168x1 bf16 nvfp4 linear two-level", "quantize_global_scale
+/// 16384x7168x1 bf16" or "dequantize 128x64x2 nvfp4 blocked128x4 f16" (rows x k
+/// x l; " two-level" when it reads a global scale).
 std::string describe(const Manifest &manifest);
 
 /// Reads the fields of a parsed manifest and checks each one, the schema

@@ -7,6 +7,7 @@
 
 #include "nvfp4-run/Manifest.h"
 
+#include "nvfp4/Support/CodeLayout.h"
 #include "nvfp4/Support/Formats.h"
 #include "nvfp4/Support/ScaleLayout.h"
 
@@ -549,6 +550,20 @@ std::optional<Manifest> nvfp4::run::parseManifest(const json::Document &doc,
           static_cast<ref::GemvSums>(reader.choice(key::Sums));
       if (reader.failed())
         return std::nullopt;
+    }
+    if (doc.root.contains(key::TiledCodes)) {
+      manifest.problem.tiledCodes = reader.boolean(key::TiledCodes);
+      if (reader.failed())
+        return std::nullopt;
+      const ref::GemvProblem &p = manifest.problem;
+      if (p.tiledCodes && !codes::tileable(p.m, p.k / 2)) {
+        reader.failAt(Pointer("/" + std::string(key::TiledCodes)),
+                      "tiled codes need m a multiple of " +
+                          std::to_string(codes::kTileRows) +
+                          " and k a multiple of " +
+                          std::to_string(2 * codes::kStepRowBytes));
+        return std::nullopt;
+      }
     }
     std::optional<std::vector<TensorMap>> maps = readTensorMaps(
         doc, manifest.params, bufferSizes(manifest.problem).byParam(), error);

@@ -89,6 +89,8 @@ Object manifestFields(const Manifest &manifest) {
     out["scale_layout"] = name(p.layout);
     out["output"] = name(p.output);
     out["vector"] = ref::name(p.vector);
+    if (p.tiledCodes)
+      out["tiled_codes"] = true;
   }
   return out;
 }

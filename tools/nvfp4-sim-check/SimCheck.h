@@ -68,6 +68,8 @@ struct SimKernel {
   bool twoLevel;
   /// A gemv kernel that sums each product on its own (the tensor cores).
   bool productSums;
+  /// A gemv kernel that reads a's codes tiled (nvfp4/Support/CodeLayout.h).
+  bool tiledCodes;
 };
 
 /// Bytes with guard zones on both sides, to catch writes out of bounds.

@@ -120,7 +120,12 @@ void checkGemv(Stats &stats, const SimKernel &kernel, ref::Distribution dist,
                  kernel.spec);
     std::exit(2);
   }
-  Guarded a(in.a), sfa(in.sfa), b(in.b), sfb(in.sfb);
+  // The kernel reads a as its layout keeps it; the reference row-major.
+  p.tiledCodes = kernel.tiledCodes;
+  const std::vector<uint8_t> stored =
+      p.tiledCodes ? ref::relayCodes(true, in.a.data(), p.m, p.k / 2, p.l)
+                   : in.a;
+  Guarded a(stored), sfa(in.sfa), b(in.b), sfb(in.sfb);
   Guarded c(static_cast<size_t>(p.l * p.n * p.m * ref::elementBytes(p.output)),
             0xFF);
   nvfp4sim_set_reverse_order(reverseThreads);
@@ -166,7 +171,7 @@ void checkGemv(Stats &stats, const SimKernel &kernel, ref::Distribution dist,
     detail += " write out of bounds;";
     ok = false;
   }
-  if (a.contents() != in.a || sfa.contents() != in.sfa ||
+  if (a.contents() != stored || sfa.contents() != in.sfa ||
       b.contents() != in.b || sfb.contents() != in.sfb) {
     detail += " inputs modified;";
     ok = false;

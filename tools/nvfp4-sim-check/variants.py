@@ -144,6 +144,17 @@ MMA_ROWS_IN_BOUNDS = [
     "128x2880x2:nvfp4:linear:f16:n16:noalpha",
     "256x2048x1:nvfp4:blocked128x4:bf16:vbf16",
 ]
+# Tiled codes (M a multiple of 16, K of 128): one step (128), 3, 8 and
+# 23 steps (2944: slices of unequal length), 1 to 17 tiles, every vector
+# form; M past a CTA's rows in most (rows clamped).
+MMA_TILED = [
+    "16x128x1:nvfp4:linear:f16:tiled",
+    "144x2944x1:nvfp4:blocked128x4:f16:n8:tiled",
+    "48x384x3:nvfp4:linear:bf16:n3:noalpha:tiled",
+    "144x1024x2:nvfp4:blocked128x4:f32:n16:tiled",
+    "272x2944x1:nvfp4:linear:bf16:vbf16:noalpha:tiled",
+    "48x1024x2:nvfp4:blocked128x4:f16:n4:vf16:tiled",
+]
 CONVERT = [
     "convert:130x5x2:e4m3:linear:blocked128x4",
     "convert:130x5x2:e4m3:blocked128x4:linear",
@@ -397,6 +408,18 @@ VARIANTS = [
     ("mma_quad_pairs_split3_lines", "decode=mma quad-pairs=true split-k=3 "
      "rows-per-thread=2 row-offsets=true",
      ["256x2048x1:nvfp4:blocked128x4:f16:n8"]),
+    # Tiled codes: the kernel they pick by themselves (no decode option),
+    # on both chips; K split where rows have steps for every slice: 8 rows
+    # a lane over 3 warps; steps copied
+    # ahead into shared memory across 2 CTAs; interleaved slices, with
+    # quad-pairs asked for (tiled codes take whole runs without it).
+    ("mma_tiled", "chip=sm_90a", MMA_TILED),
+    ("mma_tiled_sm100_split3_rpt8", "chip=sm_100a decode=mma split-k=3 "
+     "rows-per-thread=8", MMA_TILED[1:]),
+    ("mma_tiled_stages2_ctasplit2", "decode=mma async-copy-stages=2 "
+     "cta-split-k=2", MMA_TILED[1:]),
+    ("mma_tiled_interleaved", "decode=mma split-k=2 quad-pairs=true",
+     MMA_TILED[1:]),
 ]
 
 
@@ -460,7 +483,8 @@ def table(opt):
                     f"nullptr, nullptr, nullptr, {rows}, {cols}, {l}, "
                     f"{cpp_enum('scale', scale)}, {cpp_enum('layout', src)}, "
                     f"{cpp_enum('layout', dst)}, ElementType::F32, false, 1, "
-                    f"false, VectorElement::E2M1, {NOT_QUANTIZER}, false}},")
+                    f"false, VectorElement::E2M1, {NOT_QUANTIZER}, false, "
+                    f"false}},")
                 continue
             if spec.startswith(("quantize:", "dequantize:")):
                 op, rows, k, l, fmt, layout, elem, gs = parse_quantize(spec)
@@ -474,7 +498,7 @@ def table(opt):
                     f"{cpp_enum('format', fmt)}, {cpp_enum('layout', layout)}, "
                     f"ScaleLayout::Linear, {cpp_enum('output', elem)}, false, "
                     f"1, false, VectorElement::E2M1, SimOp::{kind}, {three}, "
-                    f"{four}, {'true' if gs else 'false'}, false}},")
+                    f"{four}, {'true' if gs else 'false'}, false, false}},")
                 continue
             g = parse_gemv(spec)
             m, k, l, fmt, layout, out, alpha, n, vector = (
@@ -494,7 +518,8 @@ def table(opt):
                 f"{cpp_enum('output', out)}, {'true' if alpha else 'false'}, "
                 f"{n or 1}, {'false' if n is None else 'true'}, "
                 f"{cpp_enum('vector', vector)}, {NOT_QUANTIZER}, "
-                f"{'true' if products[i] else 'false'}}},")
+                f"{'true' if products[i] else 'false'}, "
+                f"{'true' if g['tiled'] else 'false'}}},")
     lines.append("}")
     lines.append("const SimKernel kSimKernels[] = {")
     lines += entries

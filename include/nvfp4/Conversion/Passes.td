@@ -70,8 +70,8 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
     default for one vector of f16 or bf16 values under 3072 rows) or `mma`
     (the default for 8 or more packed vectors, for 6 and 7 from 768 rows,
     4 and 5 from 2048 and 3 from 3072 with K >= 128, and for 16-bit ones
-    but that). With N vectors a thread decodes each unit of a once for all
-    of them.
+    but that; the only one for a gemv with `tiled_codes`). With N vectors a
+    thread decodes each unit of a once for all of them.
 
     `decode=mma` (NVFP4; b packed, or f16 or bf16 values) is a tensor-core
     kernel: a warp owns 16-row tiles (`rows-per-thread` / 2 of them: 2, 4

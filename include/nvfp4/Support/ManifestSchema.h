@@ -21,7 +21,7 @@ namespace nvfp4::manifest {
 
 /// Written as "version"; raised whenever a field is added, removed or changes
 /// meaning. A reader accepts exactly the version it was built with.
-inline constexpr int64_t kVersion = 4;
+inline constexpr int64_t kVersion = 5;
 
 /// Key names.
 namespace key {
@@ -65,6 +65,9 @@ inline constexpr const char *GlobalScale = "global_scale";
 inline constexpr const char *TensorMaps = "tensor_maps";
 /// How the gemv kernel sums a row (ref::GemvSums; absent: units).
 inline constexpr const char *Sums = "sums";
+/// Whether a gemv kernel reads a in the tiled order of
+/// nvfp4/Support/CodeLayout.h (ref::GemvProblem::tiledCodes; absent: false).
+inline constexpr const char *TiledCodes = "tiled_codes";
 } // namespace key
 
 /// The keys of one key::TensorMaps entry, all required. The entry describes

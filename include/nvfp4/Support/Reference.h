@@ -68,6 +68,9 @@ struct GemvProblem {
   VectorElement vector = VectorElement::E2M1;
   float alpha = 1.0f;
   GemvSums sums = GemvSums::Units;
+  // a in the tiled order of nvfp4/Support/CodeLayout.h where the kernel
+  // reads it (the reference always takes a row-major).
+  bool tiledCodes = false;
 };
 
 /// e2m1 code of element `i` (0-based along k) of a packed row: element 2j
@@ -93,6 +96,12 @@ std::vector<uint8_t> roundOutput(ElementType type,
                                  const std::vector<double> &values);
 /// Reads element `i` of an output buffer as a double.
 double readOutput(ElementType type, const uint8_t *c, int64_t i);
+
+/// a's codes, `l` batches of rows x rowBytes, from row-major to the tiled
+/// order of nvfp4/Support/CodeLayout.h (`toTiled`) or back; the shape must
+/// be tileable.
+std::vector<uint8_t> relayCodes(bool toTiled, const uint8_t *a, int64_t rows,
+                                int64_t rowBytes, int64_t l);
 
 /// Re-lays one scale tensor of `l` batches of rows x cols between layouts.
 /// Padding bytes of a blocked destination are zero.

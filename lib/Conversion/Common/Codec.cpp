@@ -3,6 +3,7 @@
 #include "nvfp4/Conversion/Common/Codec.h"
 #include "nvfp4/Conversion/Common/IndexValue.h"
 #include "nvfp4/Conversion/Common/ScalarOps.h"
+#include "nvfp4/Support/CodeLayout.h"
 #include "nvfp4/Support/ScaleLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -167,6 +168,17 @@ SmallVector<Value> mlir::nvfp4::buildScaleIndices(OpBuilder &b, Location loc,
   ::nvfp4::layout::BlockedCoord<IV> c =
       ::nvfp4::layout::blockedCoord(IV(b, loc, row), IV(b, loc, col));
   return {batch, c.rowBlock, c.colBlock, c.inAtom};
+}
+
+SmallVector<Value> mlir::nvfp4::buildCodeIndices(OpBuilder &b, Location loc,
+                                                 bool tiled, int64_t rowBytes,
+                                                 Value batch, Value row,
+                                                 Value byte) {
+  if (!tiled)
+    return {batch, row, byte};
+  ::nvfp4::codes::StoredCode<IV> at =
+      ::nvfp4::codes::tiledCode(IV(b, loc, row), IV(b, loc, byte), rowBytes);
+  return {batch, at.row, at.byte};
 }
 
 Value mlir::nvfp4::buildLoadScale(OpBuilder &b, Location loc, Value memref,

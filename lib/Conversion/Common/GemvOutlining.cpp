@@ -162,6 +162,8 @@ NamedAttrList mlir::nvfp4::gemvLaunchInfo(OpBuilder &b, GemvOp op,
   attrs.append(schema::key::N, b.getI64IntegerAttr(op.getNumVectors()));
   attrs.append(schema::key::Vector,
                b.getStringAttr(::nvfp4::ref::name(vector)));
+  if (op.getTiledCodes())
+    attrs.append(schema::key::TiledCodes, b.getBoolAttr(true));
   attrs.append("grid", b.getI64ArrayAttr({gridX, a.getDimSize(0), 1}));
   attrs.append("block", b.getI64ArrayAttr({threads, 1, 1}));
   attrs.append("shared_bytes", b.getI64IntegerAttr(sharedBytes));

@@ -90,10 +90,17 @@ FailureOr<DecodeMethod> resolveDecode(GemvOp op,
                                       const ConvertNVFP4ToGPUOptions &options,
                                       const ::nvfp4::ChipInfo &chip) {
   DecodeChoice decode = options.decode;
-  if (decode == DecodeChoice::Mma) {
+  if (op.getTiledCodes() && decode != DecodeChoice::ChipDefault &&
+      decode != DecodeChoice::Mma)
+    return op.emitOpError("tiled_codes are read by the tensor-core kernel "
+                          "only: give decode=mma or leave decode unset");
+  if (decode == DecodeChoice::Mma || op.getTiledCodes()) {
     std::string why = mmaUnsupported(op);
     if (!why.empty())
-      return op.emitOpError() << "decode=mma needs " << why;
+      return op.emitOpError()
+             << (op.getTiledCodes() ? "tiled_codes (read by decode=mma) need "
+                                    : "decode=mma needs ")
+             << why;
     return DecodeMethod::Mma;
   }
   if (decode == DecodeChoice::ChipDefault &&
@@ -416,9 +423,10 @@ resolveMmaConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
   if (failed(stages))
     return failure();
   cfg.asyncCopyStages = *stages;
-  // Two quads trade 16-byte chunks of whole steps taken in pairs.
-  cfg.quadPairs =
-      options.quadPairs && !cfg.asyncCopyStages && slicing.fullSteps >= 2;
+  // Two quads trade 16-byte chunks of whole steps taken in pairs; tiled
+  // codes are read in whole 512-byte runs without.
+  cfg.quadPairs = options.quadPairs && !cfg.asyncCopyStages &&
+                  !op.getTiledCodes() && slicing.fullSteps >= 2;
   // The resident grid's budget, as for the CUDA-core kernel (0.85 of the
   // time on 7168 x 16384 x 1, 0.98-1.01 on the other four problem shapes:
   // docs/benchmarks.md, item 34), unless too small for two MMAs.

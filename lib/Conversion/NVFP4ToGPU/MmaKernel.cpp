@@ -18,13 +18,14 @@
 // (predicated, with loads clamped to the row). With quad-pairs a warp takes
 // its whole steps in adjacent pairs and the quads g and g ^ 1 read a (and
 // packed vectors) of one row at a time, 128 bytes a load, trading 16 bytes a
-// row afterwards (loadCodePair). With async-copy-stages, a
-// lane copies its bytes of each whole step (cp.async) into its own slots of
-// its warp's stages in dynamic shared memory, stages - 1 steps ahead of the
-// step it decodes, so that loads stay in flight during the MMAs without
-// registers to hold them. A lane waits for its own copies; lanes of the
-// vectors past N read the slots of b of the lane that copied vector N - 1,
-// after a warp barrier.
+// row afterwards (loadCodePair). Tiled codes (nvfp4/Support/CodeLayout.h)
+// make each of a's warp-wide loads 512 adjacent bytes. With
+// async-copy-stages, a lane copies its bytes of each whole step (cp.async)
+// into its own slots of its warp's stages in dynamic shared memory, stages
+// - 1 steps ahead of the step it decodes, so that loads stay in flight
+// during the MMAs without registers to hold them. A lane waits for its own
+// copies; lanes of the vectors past N read the slots of b of the lane that
+// copied vector N - 1, after a warp barrier.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,10 +33,12 @@
 
 #include "nvfp4/Conversion/Common/Codec.h"
 #include "nvfp4/Conversion/Common/GemvOutlining.h"
+#include "nvfp4/Support/CodeLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -114,6 +117,13 @@ SmallVector<Value> MmaBuilder::loadCodes(Value memref,
   return words;
 }
 
+SmallVector<Value> MmaBuilder::codeIndices(Value row, Value byte) {
+  if (!aFlat)
+    return {batch, row, byte};
+  return {batch, ::nvfp4::codes::tiledOffset(IV(b, loc, row), IV(b, loc, byte),
+                                             rowBytes())};
+}
+
 SmallVector<Value> MmaBuilder::vectorPrefix(Value vector) {
   if (!op.hasVectorDim())
     return {batch};
@@ -129,7 +139,12 @@ MmaBuilder::loadStep(const Chunk &ch, ArrayRef<SmallVector<Value>> codes,
   s.bWords.assign(bCodes.begin(), bCodes.end());
   bool paired = ch.whole && chunkScalesAdjacent(op, cost::kMmaBytesPerLoad);
   for (Value row : rows) {
-    if (codes.empty())
+    // Tiled codes have whole steps only (CodeLayout.h), 16 aligned bytes.
+    if (codes.empty() && op.getTiledCodes())
+      s.aWords.push_back(loadWords(b, loc, codeMemref(),
+                                   codeIndices(row, ch.bytes[0]), 16,
+                                   cfg.cacheHints));
+    else if (codes.empty())
       s.aWords.push_back(loadCodes(a, {batch, row}, ch, cfg.cacheHints));
     s.aScales.push_back(loadScaleBytes(sfa, false, row, ch.cols, paired));
   }
@@ -419,6 +434,9 @@ void mlir::nvfp4::buildMmaGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel,
   b.setInsertionPointToStart(&entry);
   MmaBuilder mb(b, loc, op, cfg);
   mb.a = entry.getArgument(0);
+  if (op.getTiledCodes())
+    mb.aFlat = memref::CollapseShapeOp::create(
+        b, loc, mb.a, ArrayRef<ReassociationIndices>{{0}, {1, 2}});
   mb.sfa = entry.getArgument(1);
   mb.vec = entry.getArgument(2);
   unsigned next = 3;

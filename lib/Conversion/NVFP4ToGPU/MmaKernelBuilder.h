@@ -41,6 +41,7 @@ struct MmaBuilder {
   const KernelConfig &cfg;
   ::nvfp4::cost::MmaSlicing slicing;
   Value a, sfa, vec, sfb, c, alpha, partials;
+  Value aFlat; // tiled codes: a as [L, M * K/2]
   // cta-split-k: the partials of every CTA of a row block, the row blocks'
   // arrival counters, and the workgroup flag "this CTA came last".
   Value workspace, counters, lastFlag;
@@ -119,6 +120,11 @@ struct MmaBuilder {
   SmallVector<Value> loadCodes(Value memref, SmallVector<Value> prefix,
                                const Chunk &ch, bool streaming);
   SmallVector<Value> vectorPrefix(Value vector);
+  /// The memref a's codes load from and the indices of byte `byte` of
+  /// `row`: a itself, or for tiled codes its batches as flat byte runs
+  /// (aFlat), indexed by the tiled offset.
+  Value codeMemref() { return aFlat ? aFlat : a; }
+  SmallVector<Value> codeIndices(Value row, Value byte);
   /// The loads of step `ch`; a's words are `codes` and packed b's
   /// `bCodes` where given.
   StepLoads loadStep(const Chunk &ch, ArrayRef<SmallVector<Value>> codes = {},

@@ -106,7 +106,8 @@ void MmaBuilder::issueStageCopies(Value step, Value slot) {
   IV off = slotOffset(slot);
   int64_t code = 0, word = 0;
   for (Value row : rows) {
-    copyCodes(codeSlot(off, code++), a, {batch, row, ch.bytes[0]});
+    copyCodes(codeSlot(off, code++), codeMemref(),
+              codeIndices(row, ch.bytes[0]));
     copyScaleWord(wordSlot(off, word++), sfa, false, row, ch.cols[0]);
   }
   for (int64_t h = 0; h < halves(); ++h) {

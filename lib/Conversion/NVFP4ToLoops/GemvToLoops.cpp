@@ -23,6 +23,15 @@ SmallVector<Value> vectorIndex(GemvOp op, Value l, Value n, Value i) {
   return {l, i};
 }
 
+/// Byte `byte` of row `m` of a (batch `l`), wherever its layout keeps it.
+Value loadCodes(OpBuilder &b, Location loc, GemvOp op, Value l, Value m,
+                Value byte) {
+  return memref::LoadOp::create(
+      b, loc, op.getA(),
+      buildCodeIndices(b, loc, op.getTiledCodes(),
+                       op.getA().getType().getDimSize(2), l, m, byte));
+}
+
 /// Constants of the loop nest, made once before it.
 struct LoopConstants {
   Value c0, c1, bytesPerBlock, zero;
@@ -41,8 +50,7 @@ Value buildPackedBlockTerm(OpBuilder &b, Location loc, GemvOp op,
       b, loc, c0, bytesPerBlock, c1, ValueRange{zero},
       [&](OpBuilder &b, Location loc, Value j, ValueRange part) {
         Value k = arith::AddIOp::create(b, loc, first, j);
-        Value byteA =
-            memref::LoadOp::create(b, loc, op.getA(), ValueRange{l, m, k});
+        Value byteA = loadCodes(b, loc, op, l, m, k);
         Value byteB =
             memref::LoadOp::create(b, loc, op.getB(), vectorIndex(op, l, n, k));
         auto [aLo, aHi] = buildDecodeE2M1Pair(b, loc, byteA);
@@ -86,8 +94,7 @@ Value buildWideBlock(OpBuilder &b, Location loc, GemvOp op,
       b, loc, c0, bytesPerBlock, c1, ValueRange{acc},
       [&](OpBuilder &b, Location loc, Value j, ValueRange part) {
         Value byte = arith::AddIOp::create(b, loc, first, j);
-        Value byteA =
-            memref::LoadOp::create(b, loc, op.getA(), ValueRange{l, m, byte});
+        Value byteA = loadCodes(b, loc, op, l, m, byte);
         auto [aLo, aHi] = buildDecodeE2M1Pair(b, loc, byteA);
         Value kLo = arith::MulIOp::create(b, loc, byte, c2);
         Value kHi = arith::AddIOp::create(b, loc, kLo, c1);

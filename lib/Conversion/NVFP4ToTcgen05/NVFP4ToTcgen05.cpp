@@ -68,6 +68,10 @@ DictionaryAttr launchInfo(OpBuilder &b, GemvOp op, gpu::GPUFuncOp kernel,
 /// op's verifier bounds N to 1..16).
 LogicalResult checkTcgen05Form(GemvOp op) {
   MemRefType b = op.getB().getType();
+  if (op.getTiledCodes())
+    return op.emitOpError("has no tcgen05 kernel for tiled_codes (its copies "
+                          "read a's rows as they are); --convert-nvfp4-to-gpu "
+                          "(decode=mma) and --nvfp4-cpu-pipeline lower it");
   if (!op.hasPackedB())
     return op.emitOpError()
            << "has no tcgen05 kernel for b of " << b.getElementType()

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/Dialect/NVFP4/IR/NVFP4.h"
+#include "nvfp4/Support/CodeLayout.h"
 #include "nvfp4/Support/Formats.h"
 #include "nvfp4/Support/ScaleLayout.h"
 
@@ -186,6 +187,18 @@ LogicalResult GemvOp::verify() {
   if (failed(verifyPackedMatrix(*this, "a", aType, "sfa", getSfa().getType(),
                                 format, getLayout(), k)))
     return failure();
+  if (getTiledCodes()) {
+    namespace codes = ::nvfp4::codes;
+    if (isDyn(m) || isDyn(k))
+      return emitOpError("tiled_codes needs a static M and K (they place "
+                         "a's tiles)");
+    if (!codes::tileable(m, k / 2))
+      return emitOpError() << "tiled_codes needs M a multiple of "
+                           << codes::kTileRows << " and K a multiple of "
+                           << 2 * codes::kStepRowBytes
+                           << " (whole tiles of whole steps), got M = " << m
+                           << ", K = " << k;
+  }
 
   // b: [L, K/2] bytes or [L, K] values, with a vector dimension N before K.
   bool packed = hasPackedB();

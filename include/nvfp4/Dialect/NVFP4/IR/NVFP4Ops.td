@@ -44,6 +44,15 @@ def NVFP4_GemvOp : NVFP4_Op<"gemv", [AttrSizedOperandSegments]> {
       (blocked128x4); the layout attribute names the layout of both `sfa`
       and `sfb`.
 
+    With `tiled_codes`, `a` keeps its type but holds its codes in the order
+    the tensor-core kernel reads them (include/nvfp4/Support/CodeLayout.h):
+    each 16-row tile of a batch is stored as blocks of 1024 bytes, block
+    `s` holding bytes `64 s` to `64 s + 63` of the tile's rows, row `i`
+    of the tile at `512 (i / 8) + 64 (i % 8)` in it. M must be a multiple
+    of 16 and K of 128. Weights laid out so once read as long runs of
+    memory; the GPU lowering takes the tensor-core kernel (`decode=mma`,
+    NVFP4) for them.
+
     The CPU lowering and the CUDA-core GPU lowering implement every form;
     the tcgen05 lowering the forms with packed `b` (one vector or N = 1..16
     vectors; docs/numerics.md, docs/tcgen05.md).
@@ -61,6 +70,7 @@ def NVFP4_GemvOp : NVFP4_Op<"gemv", [AttrSizedOperandSegments]> {
   }];
   let arguments = (ins NVFP4_ScaleFormatAttr:$format,
                        NVFP4_ScaleLayoutAttr:$layout,
+                       UnitAttr:$tiled_codes,
                        Arg<NVFP4_PackedData, "matrix", [MemRead]>:$a,
                        Arg<NVFP4_ScaleMemRef, "matrix scales", [MemRead]>:$sfa,
                        Arg<NVFP4_VectorMemRef, "vectors", [MemRead]>:$b,
@@ -69,7 +79,8 @@ def NVFP4_GemvOp : NVFP4_Op<"gemv", [AttrSizedOperandSegments]> {
                        Arg<NVFP4_WideFloatMemRef, "result", [MemWrite]>:$c,
                        Optional<F32>:$alpha);
   let assemblyFormat = [{
-    $format $layout $a `,` $sfa `,` $b (`,` $sfb^)? `into` $c
+    $format $layout (`tiled_codes` $tiled_codes^)? $a `,` $sfa `,` $b
+    (`,` $sfb^)? `into` $c
     (`alpha` `(` $alpha^ `)`)? attr-dict `:` type($a) `,` type($sfa) `,`
     type($b) (`,` type($sfb)^)? `into` type($c)
   }];
