@@ -50,12 +50,13 @@ def NVFP4_GemvOp : NVFP4_Op<"gemv", [AttrSizedOperandSegments]> {
     `s` holding bytes `64 s` to `64 s + 63` of the tile's rows, row `i`
     of the tile at `512 (i / 8) + 64 (i % 8)` in it. M must be a multiple
     of 16 and K of 128. Weights laid out so once read as long runs of
-    memory; the GPU lowering takes the tensor-core kernel (`decode=mma`,
-    NVFP4) for them.
+    memory.
 
-    The CPU lowering and the CUDA-core GPU lowering implement every form;
-    the tcgen05 lowering the forms with packed `b` (one vector or N = 1..16
-    vectors; docs/numerics.md, docs/tcgen05.md).
+    The CPU lowering implements every form; the CUDA-core GPU lowering
+    every form but tiled codes, which take its tensor-core kernel
+    (`decode=mma`: NVFP4 only); the tcgen05 lowering the forms with packed
+    `b` (one vector or N = 1..16 vectors) of row-major codes
+    (docs/numerics.md, docs/tcgen05.md).
 
     Examples:
 
