@@ -46,7 +46,8 @@ from nvfp4 import ir  # noqa: E402
 WRITER_SPECS = ["130x1040x2:nvfp4:linear:f16:n3",
                 "257x96x1:mxfp4:blocked128x4:bf16:n16:noalpha",
                 "130x80x3:nvfp4:blocked128x4:f32:vbf16",
-                "1x1056x2:mxfp4:linear:f16:n4:vf16:noalpha"]
+                "1x1056x2:mxfp4:linear:f16:n4:vf16:noalpha",
+                "144x2944x1:nvfp4:blocked128x4:f16:n8:tiled"]
 
 # Pipelines run on mutated IR and what each must leave behind when it exits 0.
 PIPELINES = [

@@ -1,6 +1,6 @@
 //===- CodeLayoutTest.cpp - the tiled order of a gemv's codes -------------===//
 //
-// tiledCode is checked against the loads it exists for (each warp-wide load
+// tiledOffset is checked against the loads it exists for (each warp-wide load
 // of the tensor-core kernel is 512 consecutive bytes holding, lane by lane,
 // the 16 bytes that lane's MMA fragment needs), as a bijection, and through
 // ref::relayCodes.
@@ -24,11 +24,6 @@ struct TileShape {
 };
 const TileShape kShapes[] = {{16, 64}, {48, 128}, {32, 1472}, {144, 3584}};
 
-int64_t storedFlat(int64_t row, int64_t byte, int64_t rowBytes) {
-  codes::StoredCode<int64_t> at = codes::tiledCode(row, byte, rowBytes);
-  return at.row * rowBytes + at.byte;
-}
-
 TEST(CodeLayout, WarpLoadsAreRunsOfTheirLanesFragments) {
   // Tile `tile`, step `step`, half `h` (rows 0-7 or 8-15), lane (g, t):
   // row 16 tile + g + 8 h, bytes 64 step + 16 t .. + 15, which the
@@ -41,7 +36,7 @@ TEST(CodeLayout, WarpLoadsAreRunsOfTheirLanesFragments) {
             for (int64_t i = 0; i < 16; ++i) {
               int64_t row = 16 * tile + lane / 4 + 8 * h;
               int64_t byte = 64 * step + 16 * (lane % 4) + i;
-              EXPECT_EQ(storedFlat(row, byte, s.rowBytes),
+              EXPECT_EQ(codes::tiledOffset(row, byte, s.rowBytes),
                         16 * tile * s.rowBytes + 512 * (2 * step + h) +
                             16 * lane + i);
             }
@@ -52,12 +47,10 @@ TEST(CodeLayout, Bijection) {
     std::vector<int> hits(s.rows * s.rowBytes, 0);
     for (int64_t r = 0; r < s.rows; ++r)
       for (int64_t j = 0; j < s.rowBytes; ++j) {
-        codes::StoredCode<int64_t> at = codes::tiledCode(r, j, s.rowBytes);
-        ASSERT_GE(at.byte, 0);
-        ASSERT_LT(at.byte, s.rowBytes);
+        int64_t at = codes::tiledOffset(r, j, s.rowBytes);
         // A code stays in its tile's rows.
-        ASSERT_EQ(at.row / 16, r / 16);
-        ++hits[at.row * s.rowBytes + at.byte];
+        ASSERT_EQ(at / (16 * s.rowBytes), r / 16);
+        ++hits[at];
       }
     for (int h : hits)
       EXPECT_EQ(h, 1);
@@ -83,8 +76,9 @@ TEST(CodeLayout, RelayCodes) {
   for (int64_t b = 0; b < l; ++b)
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t j = 0; j < rowBytes; ++j)
-        ASSERT_EQ(tiled[b * rows * rowBytes + storedFlat(r, j, rowBytes)],
-                  a[(b * rows + r) * rowBytes + j]);
+        ASSERT_EQ(
+            tiled[b * rows * rowBytes + codes::tiledOffset(r, j, rowBytes)],
+            a[(b * rows + r) * rowBytes + j]);
   EXPECT_NE(tiled, a);
   EXPECT_EQ(ref::relayCodes(false, tiled.data(), rows, rowBytes, l), a);
 }

@@ -82,12 +82,10 @@ struct ReferenceKernel {
         buffers[int(param)] = host(*static_cast<CUdeviceptr *>(params[i]));
     }
     p.alpha = alpha;
-    std::vector<uint8_t> rowMajor;
-    if (p.tiledCodes && !ignoreTiling) {
-      rowMajor = ref::relayCodes(false, buffers[int(Param::A)], p.m, p.k / 2,
-                                 p.l);
-      buffers[int(Param::A)] = rowMajor.data();
-    }
+    p.tiledCodes = p.tiledCodes && !ignoreTiling;
+    std::vector<uint8_t> rowMajor =
+        ref::rowMajorCodes(p, buffers[int(Param::A)]);
+    buffers[int(Param::A)] = rowMajor.data();
     std::vector<double> exact =
         ref::gemvExact(p, buffers[int(Param::A)], buffers[int(Param::SFA)],
                        buffers[int(Param::B)], buffers[int(Param::SFB)]);

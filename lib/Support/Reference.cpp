@@ -243,6 +243,25 @@ std::vector<uint8_t> ref::relayCodes(bool toTiled, const uint8_t *a,
   return out;
 }
 
+namespace {
+std::vector<uint8_t> relayProblemCodes(const GemvProblem &p, bool toTiled,
+                                       const uint8_t *a) {
+  if (p.tiledCodes)
+    return relayCodes(toTiled, a, p.m, p.k / 2, p.l);
+  return std::vector<uint8_t>(a, a + p.l * p.m * (p.k / 2));
+}
+} // namespace
+
+std::vector<uint8_t> ref::storedCodes(const GemvProblem &p,
+                                      const uint8_t *rowMajor) {
+  return relayProblemCodes(p, true, rowMajor);
+}
+
+std::vector<uint8_t> ref::rowMajorCodes(const GemvProblem &p,
+                                        const uint8_t *stored) {
+  return relayProblemCodes(p, false, stored);
+}
+
 std::vector<uint8_t> ref::convertScaleLayout(ScaleLayout from, ScaleLayout to,
                                              const uint8_t *src, int64_t rows,
                                              int64_t cols, int64_t l) {

@@ -57,18 +57,22 @@ struct GemvForm {
   int64_t n = 1;
   ref::VectorElement vector = ref::VectorElement::E2M1;
   bool vectorDim = false;
-  /// a's codes tiled (TiledKernels.mlir: one kernel a case, tiledCases()).
-  bool tiled = false;
 };
 
-/// A kernel of TiledKernels.mlir: its format, layout, form, output type and
-/// whether it takes alpha.
+/// A kernel of TiledKernels.mlir, called with a's tiled codes, the other
+/// inputs, the poisoned c and alpha.
+using TiledKernel = void (*)(uint8_t *a, ref::GemvInputs &in, uint8_t *c,
+                             float alpha);
+
+/// A kernel of TiledKernels.mlir (all of tiledShape()): its format, layout,
+/// form, output type, whether it takes alpha, and its entry point.
 struct TiledCase {
   ref::ScaleFormat format;
   ref::ScaleLayout layout;
   GemvForm form;
   ref::ElementType output;
   bool alpha;
+  TiledKernel kernel;
 };
 std::vector<TiledCase> tiledCases();
 Shape tiledShape();

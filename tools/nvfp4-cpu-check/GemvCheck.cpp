@@ -50,10 +50,12 @@ struct Variant {
 
 /// The kernels of `form` on one set of generated inputs, one case each
 /// variant.
+/// `tiled`: the kernel of tiled codes to run instead of the form's own.
 void checkVariants(Stats &stats, const Shape &s, ScaleFormat format,
                    ScaleLayout layout, ref::Distribution dist, uint64_t seed,
                    float alpha, const GemvForm &form,
-                   const std::vector<Variant> &variants);
+                   const std::vector<Variant> &variants,
+                   TiledKernel tiled = nullptr);
 
 } // namespace
 
@@ -61,7 +63,7 @@ void nvfp4::cpucheck::checkTiledGemv(Stats &stats, const TiledCase &tiled,
                                      ref::Distribution dist, uint64_t seed,
                                      float alpha) {
   checkVariants(stats, tiledShape(), tiled.format, tiled.layout, dist, seed,
-                alpha, tiled.form, {{tiled.output, tiled.alpha}});
+                alpha, tiled.form, {{tiled.output, tiled.alpha}}, tiled.kernel);
 }
 
 void nvfp4::cpucheck::checkGemv(Stats &stats, const Shape &s,
@@ -99,7 +101,7 @@ namespace {
 void checkVariants(Stats &stats, const Shape &s, ScaleFormat format,
                    ScaleLayout layout, ref::Distribution dist, uint64_t seed,
                    float alpha, const GemvForm &form,
-                   const std::vector<Variant> &variants) {
+                   const std::vector<Variant> &variants, TiledKernel tiled) {
   ref::GemvProblem p;
   p.m = s.m;
   p.k = s.k;
@@ -108,6 +110,7 @@ void checkVariants(Stats &stats, const Shape &s, ScaleFormat format,
   p.vector = form.vector;
   p.format = format;
   p.layout = layout;
+  p.tiledCodes = tiled != nullptr;
   const bool oneVectorForm =
       !form.vectorDim && form.vector == ref::VectorElement::E2M1;
   ref::GemvInputs in = ref::generateGemvInputs(p, dist, seed);
@@ -126,7 +129,7 @@ void checkVariants(Stats &stats, const Shape &s, ScaleFormat format,
     p.output = v.type;
     p.alpha = v.alpha ? alpha : 1.0f;
     std::vector<uint8_t> c =
-        form.tiled      ? runGemvTiled(p, in)
+        tiled           ? runGemvTiled(p, tiled, in)
         : oneVectorForm ? runGemv(p, v.alpha, in)
                         : runGemvVectors(p, v.alpha, form.vectorDim, in);
     stats.damage(c, ref::elementBytes(v.type));
@@ -139,7 +142,7 @@ void checkVariants(Stats &stats, const Shape &s, ScaleFormat format,
       vectors += strf(" N=%lld", (long long)form.n);
     if (form.vector != ref::VectorElement::E2M1)
       vectors += strf(" b=%s", name(form.vector));
-    if (form.tiled)
+    if (tiled)
       vectors += " tiled";
     std::string what =
         strf("gemv %s %s %-4s %-12s M=%lld K=%lld L=%lld%s %s", name(format),

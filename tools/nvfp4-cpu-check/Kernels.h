@@ -25,9 +25,9 @@ std::vector<uint8_t> runGemv(const ref::GemvProblem &p, bool withAlpha,
 std::vector<uint8_t> runGemvVectors(const ref::GemvProblem &p, bool withAlpha,
                                     bool vectorDim, ref::GemvInputs &in);
 
-/// gemv of the TiledKernels.mlir kernel of p (tiledCases()) on a tiled
-/// copy of in.a.
-std::vector<uint8_t> runGemvTiled(const ref::GemvProblem &p,
+/// gemv of a TiledKernels.mlir kernel on a tiled copy of in.a into a new
+/// c buffer.
+std::vector<uint8_t> runGemvTiled(const ref::GemvProblem &p, TiledKernel kernel,
                                   ref::GemvInputs &in);
 
 /// quantize of `input` (rows x k values of v.input, l batches).

@@ -133,10 +133,7 @@ std::string generateGemv(const Manifest &manifest, const RunConfig &config,
            std::to_string(inputs.sfa.size()) + ", b " +
            std::to_string(inputs.b.size()) + ", sfb " +
            std::to_string(inputs.sfb.size()) + " bytes)";
-  in[int(Param::A)] = problem.tiledCodes
-                          ? ref::relayCodes(true, inputs.a.data(), problem.m,
-                                            problem.k / 2, problem.l)
-                          : std::move(inputs.a);
+  in[int(Param::A)] = ref::storedCodes(problem, inputs.a.data());
   in[int(Param::SFA)] = std::move(inputs.sfa);
   in[int(Param::B)] = std::move(inputs.b);
   in[int(Param::SFB)] = std::move(inputs.sfb);
@@ -155,10 +152,7 @@ Check gemvCheck(const Manifest &manifest, const RunConfig &config,
   problem.alpha = config.alpha;
   auto kept = std::make_shared<ref::GemvInputs>();
   // The reference reads a row-major.
-  kept->a = problem.tiledCodes
-                ? ref::relayCodes(false, in[int(Param::A)].data(), problem.m,
-                                  problem.k / 2, problem.l)
-                : in[int(Param::A)];
+  kept->a = ref::rowMajorCodes(problem, in[int(Param::A)].data());
   kept->sfa = in[int(Param::SFA)];
   kept->b = in[int(Param::B)];
   kept->sfb = in[int(Param::SFB)];

@@ -122,9 +122,7 @@ void checkGemv(Stats &stats, const SimKernel &kernel, ref::Distribution dist,
   }
   // The kernel reads a as its layout keeps it; the reference row-major.
   p.tiledCodes = kernel.tiledCodes;
-  const std::vector<uint8_t> stored =
-      p.tiledCodes ? ref::relayCodes(true, in.a.data(), p.m, p.k / 2, p.l)
-                   : in.a;
+  const std::vector<uint8_t> stored = ref::storedCodes(p, in.a.data());
   Guarded a(stored), sfa(in.sfa), b(in.b), sfb(in.sfb);
   Guarded c(static_cast<size_t>(p.l * p.n * p.m * ref::elementBytes(p.output)),
             0xFF);

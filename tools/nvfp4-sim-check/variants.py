@@ -410,9 +410,9 @@ VARIANTS = [
      ["256x2048x1:nvfp4:blocked128x4:f16:n8"]),
     # Tiled codes: the kernel they pick by themselves (no decode option),
     # on both chips; K split where rows have steps for every slice: 8 rows
-    # a lane over 3 warps; steps copied
-    # ahead into shared memory across 2 CTAs; interleaved slices, with
-    # quad-pairs asked for (tiled codes take whole runs without it).
+    # a lane over 3 warps; steps copied ahead into shared memory across 2
+    # CTAs; interleaved slices, with quad-pairs asked for (tiled codes take
+    # whole runs without it).
     ("mma_tiled", "chip=sm_90a", MMA_TILED),
     ("mma_tiled_sm100_split3_rpt8", "chip=sm_100a decode=mma split-k=3 "
      "rows-per-thread=8", MMA_TILED[1:]),

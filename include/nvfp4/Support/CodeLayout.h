@@ -45,14 +45,6 @@ constexpr Int tiledOffset(Int row, Int byte, int64_t rowBytes) {
          byte % kStepRowBytes / kPieceBytes * kPieceBytes + byte % kPieceBytes;
 }
 
-/// The same place as a row and a byte of the [M, rowBytes] matrix.
-template <class Int> struct StoredCode { Int row, byte; };
-template <class Int>
-constexpr StoredCode<Int> tiledCode(Int row, Int byte, int64_t rowBytes) {
-  Int offset = tiledOffset(row, byte, rowBytes);
-  return {offset / rowBytes, offset % rowBytes};
-}
-
 } // namespace nvfp4::codes
 
 #endif // NVFP4_SUPPORT_CODELAYOUT_H

@@ -102,6 +102,10 @@ double readOutput(ElementType type, const uint8_t *c, int64_t i);
 /// be tileable.
 std::vector<uint8_t> relayCodes(bool toTiled, const uint8_t *a, int64_t rows,
                                 int64_t rowBytes, int64_t l);
+/// a of `p` as its kernel reads it (tiled where p.tiledCodes), from the
+/// row-major a the reference takes; and back.
+std::vector<uint8_t> storedCodes(const GemvProblem &p, const uint8_t *rowMajor);
+std::vector<uint8_t> rowMajorCodes(const GemvProblem &p, const uint8_t *stored);
 
 /// Re-lays one scale tensor of `l` batches of rows x cols between layouts.
 /// Padding bytes of a blocked destination are zero.

@@ -170,15 +170,16 @@ SmallVector<Value> mlir::nvfp4::buildScaleIndices(OpBuilder &b, Location loc,
   return {batch, c.rowBlock, c.colBlock, c.inAtom};
 }
 
-SmallVector<Value> mlir::nvfp4::buildCodeIndices(OpBuilder &b, Location loc,
-                                                 bool tiled, int64_t rowBytes,
-                                                 Value batch, Value row,
-                                                 Value byte) {
-  if (!tiled)
-    return {batch, row, byte};
-  ::nvfp4::codes::StoredCode<IV> at =
-      ::nvfp4::codes::tiledCode(IV(b, loc, row), IV(b, loc, byte), rowBytes);
-  return {batch, at.row, at.byte};
+Value mlir::nvfp4::buildFlatCodes(OpBuilder &b, Location loc, Value a) {
+  return memref::CollapseShapeOp::create(
+      b, loc, a, ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+}
+
+SmallVector<Value>
+mlir::nvfp4::buildTiledCodeIndices(OpBuilder &b, Location loc, int64_t rowBytes,
+                                   Value batch, Value row, Value byte) {
+  return {batch, ::nvfp4::codes::tiledOffset(IV(b, loc, row), IV(b, loc, byte),
+                                             rowBytes)};
 }
 
 Value mlir::nvfp4::buildLoadScale(OpBuilder &b, Location loc, Value memref,

@@ -33,12 +33,10 @@
 
 #include "nvfp4/Conversion/Common/Codec.h"
 #include "nvfp4/Conversion/Common/GemvOutlining.h"
-#include "nvfp4/Support/CodeLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -120,8 +118,7 @@ SmallVector<Value> MmaBuilder::loadCodes(Value memref,
 SmallVector<Value> MmaBuilder::codeIndices(Value row, Value byte) {
   if (!aFlat)
     return {batch, row, byte};
-  return {batch, ::nvfp4::codes::tiledOffset(IV(b, loc, row), IV(b, loc, byte),
-                                             rowBytes())};
+  return buildTiledCodeIndices(b, loc, rowBytes(), batch, row, byte);
 }
 
 SmallVector<Value> MmaBuilder::vectorPrefix(Value vector) {
@@ -140,12 +137,11 @@ MmaBuilder::loadStep(const Chunk &ch, ArrayRef<SmallVector<Value>> codes,
   bool paired = ch.whole && chunkScalesAdjacent(op, cost::kMmaBytesPerLoad);
   for (Value row : rows) {
     // Tiled codes have whole steps only (CodeLayout.h), 16 aligned bytes.
-    if (codes.empty() && op.getTiledCodes())
-      s.aWords.push_back(loadWords(b, loc, codeMemref(),
-                                   codeIndices(row, ch.bytes[0]), 16,
-                                   cfg.cacheHints));
-    else if (codes.empty())
-      s.aWords.push_back(loadCodes(a, {batch, row}, ch, cfg.cacheHints));
+    if (codes.empty())
+      s.aWords.push_back(
+          aFlat ? loadWords(b, loc, aFlat, codeIndices(row, ch.bytes[0]), 16,
+                            cfg.cacheHints)
+                : loadCodes(a, {batch, row}, ch, cfg.cacheHints));
     s.aScales.push_back(loadScaleBytes(sfa, false, row, ch.cols, paired));
   }
   for (int64_t h = 0; h < halves(); ++h) {
@@ -435,8 +431,7 @@ void mlir::nvfp4::buildMmaGemvKernelBody(OpBuilder &b, gpu::GPUFuncOp kernel,
   MmaBuilder mb(b, loc, op, cfg);
   mb.a = entry.getArgument(0);
   if (op.getTiledCodes())
-    mb.aFlat = memref::CollapseShapeOp::create(
-        b, loc, mb.a, ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+    mb.aFlat = buildFlatCodes(b, loc, mb.a);
   mb.sfa = entry.getArgument(1);
   mb.vec = entry.getArgument(2);
   unsigned next = 3;

@@ -26,10 +26,12 @@ SmallVector<Value> vectorIndex(GemvOp op, Value l, Value n, Value i) {
 /// Byte `byte` of row `m` of a (batch `l`), wherever its layout keeps it.
 Value loadCodes(OpBuilder &b, Location loc, GemvOp op, Value l, Value m,
                 Value byte) {
+  if (!op.getTiledCodes())
+    return memref::LoadOp::create(b, loc, op.getA(), ValueRange{l, m, byte});
   return memref::LoadOp::create(
-      b, loc, op.getA(),
-      buildCodeIndices(b, loc, op.getTiledCodes(),
-                       op.getA().getType().getDimSize(2), l, m, byte));
+      b, loc, buildFlatCodes(b, loc, op.getA()),
+      buildTiledCodeIndices(b, loc, op.getA().getType().getDimSize(2), l, m,
+                            byte));
 }
 
 /// Constants of the loop nest, made once before it.

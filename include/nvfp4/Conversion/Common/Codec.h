@@ -67,12 +67,13 @@ SmallVector<Value> buildScaleIndices(OpBuilder &b, Location loc,
                                      ScaleLayout layout, bool isVector,
                                      Value batch, Value row, Value col);
 
-/// Memref indices of byte `byte` of `row` of batch `batch` of a gemv's codes
-/// a: [batch, row, byte] as it is, or where `tiled` codes
-/// (nvfp4/Support/CodeLayout.h, rows of `rowBytes`) keep it.
-SmallVector<Value> buildCodeIndices(OpBuilder &b, Location loc, bool tiled,
-                                    int64_t rowBytes, Value batch, Value row,
-                                    Value byte);
+/// Tiled codes (nvfp4/Support/CodeLayout.h) are addressed as flat runs:
+/// `a` [L, M, K/2] viewed as [L, M * K/2], and the indices in that view of
+/// byte `byte` of `row` of batch `batch` (rows of `rowBytes` bytes).
+Value buildFlatCodes(OpBuilder &b, Location loc, Value a);
+SmallVector<Value> buildTiledCodeIndices(OpBuilder &b, Location loc,
+                                         int64_t rowBytes, Value batch,
+                                         Value row, Value byte);
 
 /// f32 value of scale (row, col) of batch `batch` of `memref` in `layout`
 /// (see buildScaleIndices for `isVector`).
