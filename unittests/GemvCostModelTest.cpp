@@ -534,6 +534,15 @@ TEST(GemvCostModel, MmaGeometryFillsTheSms) {
   req.ctaSplitK = 1;
   EXPECT_EQ(chooseMmaGeometry({333, 19728, 1, 16}, h200(), 8, req).ctaSplitK,
             1);
+  // Long rows that fill the SMs unevenly: four CTAs a row for row-major
+  // codes, one for tiled ones (timed slower split).
+  for (int64_t n : {1, 8}) {
+    EXPECT_EQ(chooseMmaGeometry({7168, 16384, 1, 16}, h200(), n, {}).ctaSplitK,
+              4);
+    EXPECT_EQ(
+        chooseMmaGeometry({7168, 16384, 1, 16, true}, h200(), n, {}).ctaSplitK,
+        1);
+  }
 }
 
 TEST(GemvCostModel, MmaIsTheDefaultForSeveralVectors) {

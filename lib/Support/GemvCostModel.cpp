@@ -321,9 +321,11 @@ GemvGeometry nvfp4::cost::chooseMmaGeometry(const GemvShape &shape,
         std::min(chip.smCount / oneCtaWarps, steps / (2 * warpsPerSm)), 1,
         kMaxCtaSplitK);
     // Or, for long rows of two tiles a warp that fill the SMs unevenly,
-    // where two or four CTAs a row fill the wave enough better.
+    // where two or four CTAs a row fill the wave enough better; row-major
+    // codes only, as timed (kMmaCtaSplitFillGain).
     if (g.ctaSplitK == 1 && oneCtaWarps >= chip.smCount &&
-        g.rowsPerThread == 4 && mmasPerChunk(vectors) == 1) {
+        g.rowsPerThread == 4 && mmasPerChunk(vectors) == 1 &&
+        !shape.tiledCodes) {
       double enough =
           kMmaCtaSplitFillGain * waveFill(oneCtaWarps, chip.smCount);
       double best = 0;

@@ -150,7 +150,8 @@ def ConvertNVFP4ToGPU : Pass<"convert-nvfp4-to-gpu", "::mlir::ModuleOp"> {
                 "Where the grid has no row past M (M a multiple of a CTA's "
                 "rows, of 128 with interleaved rows), index a thread's rows "
                 "unclamped, so that their addresses are constant offsets of "
-                "one (elsewhere rows past M are clamped to the last row)">,
+                "one (elsewhere rows past M are clamped to the last row); "
+                "always for tiled codes">,
     NVFP4Option<"quadPairs", "quad-pairs", "bool", "false",
                 "decode=mma: the two quads of lanes 4 apart read 128 "
                 "adjacent bytes of one row of a (or packed vector) a load, "

@@ -21,6 +21,7 @@ namespace nvfp4::cost {
 struct GemvShape {
   int64_t m, k, l;
   int64_t blockSize; // values per scale: 16 (NVFP4) or 32 (MXFP4)
+  bool tiledCodes = false; // a in the tensor-core kernel's order (tiled_codes)
 };
 
 /// The geometry of a kernel; in a request, 0 means "choose".
@@ -266,12 +267,15 @@ inline constexpr double kMmaOneTileFillGain = 1.15;
 /// Long rows whose warps fill the SMs unevenly (the busiest a warp more
 /// than the rest) split K across two or four CTAs where that fills the wave
 /// (waveFill) kMmaCtaSplitFillGain times as well and leaves each CTA at
-/// least kMmaCtaSplitMinSteps steps of a row; two tiles a warp and one MMA
-/// (N <= 8) only, as timed.
+/// least kMmaCtaSplitMinSteps steps of a row; two tiles a warp, one MMA
+/// (N <= 8) and row-major codes only, as timed.
 /// Measured (docs/benchmarks.md, "two or four CTAs a long row"): four
 /// CTAs 0.93x on 7168 x 16384 x 1 and 0.92x on 7168 x 18432 x 1 (fill 0.85
 /// -> 0.97, 128 and 144 steps); 1.03-1.13x where the fill stays (8192 x
-/// 29568 x 1) or rows are short (14336 x 4096 x 1, 32 steps).
+/// 29568 x 1) or rows are short (14336 x 4096 x 1, 32 steps). With tiled
+/// codes four CTAs took 1.01-1.04x the time of one on those two shapes,
+/// for one to eight packed vectors and 16-bit vectors alike ("Tiled codes:
+/// unclamped rows, one CTA a row").
 inline constexpr double kMmaCtaSplitFillGain = 1.1;
 inline constexpr int64_t kMmaCtaSplitMinSteps = 28;
 

@@ -48,7 +48,7 @@ namespace {
 ::nvfp4::cost::GemvShape costShape(GemvOp op) {
   MemRefType a = op.getA().getType();
   return {a.getDimSize(1), a.getDimSize(2) * 2, a.getDimSize(0),
-          getBlockSize(op.getFormat())};
+          getBlockSize(op.getFormat()), op.getTiledCodes()};
 }
 
 /// Fails with a located error naming `name` unless lo <= value <= hi.
@@ -279,7 +279,12 @@ finishConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
   if (failed(bits))
     return failure();
   cfg.indexBits = *bits;
-  cfg.rowOffsets = options.rowOffsets && gridRowsInBounds(op, cfg);
+  // Tiled codes take unclamped rows by default: their loads then share one
+  // address (rows 8 and 16 apart are constant offsets in a tile), which
+  // removed the spills of bf16 vectors and took 0.94-1.01 of the time
+  // (docs/benchmarks.md, "Tiled codes: unclamped rows, one CTA a row").
+  cfg.rowOffsets =
+      (options.rowOffsets || op.getTiledCodes()) && gridRowsInBounds(op, cfg);
   if (failed(checkGrid(op, cfg)))
     return failure();
   return cfg;
