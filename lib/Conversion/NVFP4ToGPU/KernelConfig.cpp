@@ -280,9 +280,9 @@ finishConfig(GemvOp op, const ConvertNVFP4ToGPUOptions &options,
     return failure();
   cfg.indexBits = *bits;
   // Tiled codes take unclamped rows by default: their loads then share one
-  // address (rows 8 and 16 apart are constant offsets in a tile), which
-  // removed the spills of bf16 vectors and took 0.94-1.01 of the time
-  // (docs/benchmarks.md, "Tiled codes: unclamped rows, one CTA a row").
+  // address (a tile's other half and the next tile are constant offsets),
+  // which removed the spills of bf16 vectors and took 0.94-1.01 of the
+  // time (docs/benchmarks.md, "Tiled codes: unclamped rows, one CTA a row").
   cfg.rowOffsets =
       (options.rowOffsets || op.getTiledCodes()) && gridRowsInBounds(op, cfg);
   if (failed(checkGrid(op, cfg)))
