@@ -146,7 +146,9 @@ MMA_ROWS_IN_BOUNDS = [
 ]
 # Tiled codes (M a multiple of 16, K of 128): one step (128), 3, 8 and
 # 23 steps (2944: slices of unequal length), 1 to 17 tiles, every vector
-# form; M past a CTA's rows in most (rows clamped).
+# form; rows unclamped where a CTA's rows divide M (5 of the 6 with the
+# default geometry), clamped elsewhere (144 x 1024 x 2, and more under
+# 8 rows a lane).
 MMA_TILED = [
     "16x128x1:nvfp4:linear:f16:tiled",
     "144x2944x1:nvfp4:blocked128x4:f16:n8:tiled",
