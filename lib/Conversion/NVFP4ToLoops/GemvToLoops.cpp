@@ -23,28 +23,29 @@ SmallVector<Value> vectorIndex(GemvOp op, Value l, Value n, Value i) {
   return {l, i};
 }
 
+/// Constants of the loop nest, made once before it; `codes` is what a's
+/// codes load from: a, or for tiled codes its batches as flat byte runs.
+struct LoopConstants {
+  Value c0, c1, bytesPerBlock, zero, codes;
+};
+
 /// Byte `byte` of row `m` of a (batch `l`), wherever its layout keeps it.
-Value loadCodes(OpBuilder &b, Location loc, GemvOp op, Value l, Value m,
-                Value byte) {
+Value loadCodes(OpBuilder &b, Location loc, GemvOp op, const LoopConstants &cst,
+                Value l, Value m, Value byte) {
   if (!op.getTiledCodes())
-    return memref::LoadOp::create(b, loc, op.getA(), ValueRange{l, m, byte});
+    return memref::LoadOp::create(b, loc, cst.codes, ValueRange{l, m, byte});
   return memref::LoadOp::create(
-      b, loc, buildFlatCodes(b, loc, op.getA()),
+      b, loc, cst.codes,
       buildTiledCodeIndices(b, loc, op.getA().getType().getDimSize(2), l, m,
                             byte));
 }
-
-/// Constants of the loop nest, made once before it.
-struct LoopConstants {
-  Value c0, c1, bytesPerBlock, zero;
-};
 
 /// One block term of packed b: dot * (sfa * sfb), the dot product exact.
 Value buildPackedBlockTerm(OpBuilder &b, Location loc, GemvOp op,
                            const LoopConstants &cst, Value l, Value n, Value m,
                            Value kb, Value sa) {
   ScaleFormat format = op.getFormat();
-  auto [c0, c1, bytesPerBlock, zero] = cst;
+  auto [c0, c1, bytesPerBlock, zero, codes] = cst;
   Value sb = buildLoadScale(b, loc, op.getSfb(), op.getLayout(), format,
                             /*isVector=*/!op.hasVectorDim(), l, n, kb);
   Value first = arith::MulIOp::create(b, loc, kb, bytesPerBlock);
@@ -52,7 +53,7 @@ Value buildPackedBlockTerm(OpBuilder &b, Location loc, GemvOp op,
       b, loc, c0, bytesPerBlock, c1, ValueRange{zero},
       [&](OpBuilder &b, Location loc, Value j, ValueRange part) {
         Value k = arith::AddIOp::create(b, loc, first, j);
-        Value byteA = loadCodes(b, loc, op, l, m, k);
+        Value byteA = loadCodes(b, loc, op, cst, l, m, k);
         Value byteB =
             memref::LoadOp::create(b, loc, op.getB(), vectorIndex(op, l, n, k));
         auto [aLo, aHi] = buildDecodeE2M1Pair(b, loc, byteA);
@@ -96,7 +97,7 @@ Value buildWideBlock(OpBuilder &b, Location loc, GemvOp op,
       b, loc, c0, bytesPerBlock, c1, ValueRange{acc},
       [&](OpBuilder &b, Location loc, Value j, ValueRange part) {
         Value byte = arith::AddIOp::create(b, loc, first, j);
-        Value byteA = loadCodes(b, loc, op, l, m, byte);
+        Value byteA = loadCodes(b, loc, op, cst, l, m, byte);
         auto [aLo, aHi] = buildDecodeE2M1Pair(b, loc, byteA);
         Value kLo = arith::MulIOp::create(b, loc, byte, c2);
         Value kHi = arith::AddIOp::create(b, loc, kLo, c1);
@@ -133,7 +134,9 @@ struct GemvLowering : public OpRewritePattern<GemvOp> {
     Value rowBytes = memref::DimOp::create(b, loc, op.getA(), 2);
     Value blocks = arith::DivUIOp::create(b, loc, rowBytes, bytesPerBlock);
     Type outType = op.getC().getType().getElementType();
-    LoopConstants cst{c0, c1, bytesPerBlock, zero};
+    Value codes =
+        op.getTiledCodes() ? buildFlatCodes(b, loc, op.getA()) : op.getA();
+    LoopConstants cst{c0, c1, bytesPerBlock, zero, codes};
     // The one-vector form keeps its two loops (and its IR).
     SmallVector<Value> bounds = {batches, rows};
     if (op.hasVectorDim())
